@@ -1,0 +1,46 @@
+"""Shared fixtures: the data folder, a puzzle parser, and the agreement check."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cp_sudoku.backends import DEFAULT_BACKENDS
+from cp_sudoku.crosscheck import Verdict, crosscheck
+from cp_sudoku.datasets import data_dir
+from cp_sudoku.formats import parse_line
+from cp_sudoku.model import Puzzle, is_solution
+
+
+@pytest.fixture(scope="session")
+def data() -> Path:
+    return data_dir()
+
+
+def lines(path: Path, count: int | None = None, step: int = 1) -> list[str]:
+    """Non-blank lines of a data file: every ``step``-th, at most ``count``."""
+    with open(path) as handle:
+        found = [line.strip() for line in handle if line.strip()]
+    return found[::step][:count]
+
+
+def check_all(puzzle: Puzzle, limit: int = 2, backends=DEFAULT_BACKENDS) -> Verdict:
+    """Cross-check with every back end; assert agreement and re-check every grid."""
+    verdict = crosscheck(puzzle, backends, limit=limit, time_limit=120)
+    assert verdict.agree, verdict.disagreements
+    for result in verdict.results.values():
+        assert result.status == verdict.status, (result.backend, result.status, verdict.status)
+        for grid in result.solutions:
+            assert is_solution(puzzle, grid)
+    return verdict
+
+
+def grid_of(text: str) -> tuple[int, ...]:
+    return tuple(int(ch) for ch in text)
+
+
+def sample(puzzles: list[str]) -> Iterator[Puzzle]:
+    for text in puzzles:
+        yield parse_line(text)

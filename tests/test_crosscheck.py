@@ -1,0 +1,68 @@
+"""The cross-check: wrong grids and contradictions are reported, never hidden."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import grid_of
+
+from cp_sudoku.backends.base import Result
+from cp_sudoku.crosscheck import crosscheck, judge
+from cp_sudoku.formats import parse_line
+
+PUZZLE = parse_line("34..12.....3....")  # 3 solutions
+FOURBYFOUR = parse_line("......122..4.4..")
+SOLUTION = grid_of("1243431221343421")
+
+
+def fake(name: str, status: str, solutions=(), complete: bool = True) -> Result:
+    return Result(name, status, tuple(solutions), complete, 0.0)  # type: ignore[arg-type]
+
+
+def test_agreement() -> None:
+    verdict = judge(
+        FOURBYFOUR, {"a": fake("a", "unique", [SOLUTION]), "b": fake("b", "unique", [SOLUTION])}
+    )
+    assert verdict.status == "unique"
+    assert verdict.agree
+    assert verdict.solution == SOLUTION
+
+
+def test_a_grid_that_fails_the_checker_is_a_disagreement() -> None:
+    wrong = grid_of("1243431221343412")
+    verdict = judge(FOURBYFOUR, {"a": fake("a", "unique", [wrong])})
+    assert verdict.status == "unknown"
+    assert not verdict.agree
+    assert "not a solution" in verdict.disagreements[0]
+
+
+def test_statuses_that_differ_are_a_disagreement() -> None:
+    verdict = judge(FOURBYFOUR, {"a": fake("a", "unique", [SOLUTION]), "b": fake("b", "none")})
+    assert verdict.status == "unknown"
+    assert any("none, but a solution was found" in d for d in verdict.disagreements)
+
+
+def test_unknown_results_prove_nothing_but_do_not_contradict() -> None:
+    verdict = judge(
+        FOURBYFOUR,
+        {"a": fake("a", "unique", [SOLUTION]), "b": fake("b", "unknown", [], complete=False)},
+    )
+    assert verdict.status == "unique"
+    assert verdict.agree
+
+
+def test_all_unknown_is_unknown() -> None:
+    verdict = judge(FOURBYFOUR, {"a": fake("a", "unknown", [SOLUTION], complete=False)})
+    assert verdict.status == "unknown"
+    assert verdict.agree
+
+
+def test_union_of_distinct_grids_contradicts_unique() -> None:
+    a, b = crosscheck(PUZZLE, ["cpsat"], limit=3).solutions[:2]
+    verdict = judge(PUZZLE, {"x": fake("x", "unique", [a]), "y": fake("y", "unique", [b])})
+    assert verdict.status == "unknown"
+    assert any("2 distinct solutions" in d for d in verdict.disagreements)
+
+
+def test_limit_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="limit"):
+        crosscheck(PUZZLE, limit=0)

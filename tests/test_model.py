@@ -1,0 +1,109 @@
+"""The model: validation errors and the independent checker."""
+
+from __future__ import annotations
+
+import pytest
+
+from cp_sudoku.formats import parse_line
+from cp_sudoku.model import Cage, Puzzle, PuzzleError, Unit, cell_name, is_solution, violations
+from cp_sudoku.puzzles import sudoku
+
+EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+
+
+def test_cell_names_are_one_based() -> None:
+    assert cell_name((0, 0)) == "r1c1"
+    assert cell_name((8, 2)) == "r9c3"
+
+
+def test_puzzle_error_is_a_value_error() -> None:
+    assert issubclass(PuzzleError, ValueError)
+
+
+def test_given_out_of_range() -> None:
+    with pytest.raises(PuzzleError, match=r"given 5 at r1c1 is out of range 1\.\.4"):
+        sudoku([5] + [0] * 15)
+
+
+def test_repeated_digit_names_digit_cells_and_unit() -> None:
+    text = ".99..5.1.85.4....2432......1...69.83.9.....6.62.71...9......1945....4.37.4.3..6.."
+    with pytest.raises(PuzzleError) as error:
+        parse_line(text)
+    assert "9 repeats at r1c2 and r1c3 in row 1" in str(error.value)
+
+
+@pytest.mark.parametrize("text", [EASTER[:-1], EASTER + "."])
+def test_wrong_number_of_cells(text: str) -> None:
+    with pytest.raises(PuzzleError) as error:
+        parse_line(text)
+    message = str(error.value)
+    assert "81" in message
+    assert str(len(text)) in message
+
+
+def test_box_that_does_not_fit() -> None:
+    with pytest.raises(PuzzleError, match=r"box 2x4 does not fit a 9x9 grid"):
+        sudoku([0] * 81, box=(2, 4))
+
+
+def test_prime_size_needs_an_explicit_box() -> None:
+    with pytest.raises(PuzzleError, match="prime"):
+        sudoku([0] * 25)
+
+
+def test_clash_free_givens_without_candidate_are_valid() -> None:
+    puzzle = parse_line(
+        ".876543212........3........4........5........6........7........8........9........"
+    )
+    assert puzzle.givens[(0, 1)] == 8
+
+
+def test_checker_6x6_box_orientation() -> None:
+    empty = sudoku([0] * 36, box=(2, 3))
+    assert is_solution(empty, tuple(int(c) for c in "261543435612516324342165654231123456"))
+    transpose = tuple(int(c) for c in "245361631452156243563124412635324516")
+    assert not is_solution(empty, transpose)
+    assert any("box" in v for v in violations(empty, transpose))
+
+
+def test_checker_rejects_a_broken_given_and_wrong_length() -> None:
+    puzzle = sudoku([1] + [0] * 15)
+    grid = tuple(int(c) for c in "2143341243211234")
+    assert "r1c1 is 2, but the given is 1" in violations(puzzle, grid)
+    assert violations(puzzle, grid[:-1]) == ["grid has 15 values, expected 16"]
+
+
+def test_checker_cages() -> None:
+    cells = ((0, 0), (0, 1))
+    puzzle = Puzzle(
+        rows=1,
+        cols=2,
+        cells=cells,
+        max_value=4,
+        units=(Unit("row 1", cells),),
+        cages=(Cage(cells, "/", 2),),
+    )
+    assert is_solution(puzzle, (2, 4))
+    assert is_solution(puzzle, (4, 2))
+    assert not is_solution(puzzle, (3, 1))
+
+
+@pytest.mark.parametrize(
+    ("cage", "message"),
+    [
+        (Cage(((0, 0), (0, 1)), "=", 1), "'=' needs exactly one cell"),
+        (Cage(((0, 0),), "+", 1), "use '='"),
+        (Cage(((0, 0), (0, 1)), "+", 9), "out of reach"),
+        (Cage(((0, 0), (0, 1)), "*", 7), "out of reach"),
+        (Cage(((0, 0), (0, 1)), "^", 2), "operation must be one of"),
+    ],
+)
+def test_bad_cages(cage: Cage, message: str) -> None:
+    cells = ((0, 0), (0, 1))
+    with pytest.raises(PuzzleError, match=message):
+        Puzzle(rows=1, cols=2, cells=cells, max_value=4, cages=(cage,))
+
+
+def test_unit_over_a_missing_cell() -> None:
+    with pytest.raises(PuzzleError, match="r1c3, which is not a cell"):
+        Puzzle(rows=1, cols=3, cells=((0, 0),), max_value=2, units=(Unit("run", ((0, 0), (0, 2))),))
