@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from cp_sudoku.model import Puzzle, PuzzleError
+from cp_sudoku.model import Grid, Puzzle, PuzzleError
 from cp_sudoku.puzzles import sudoku
 
 BLANKS = ".0_"
@@ -23,7 +23,9 @@ DIGITS = "123456789"
 class Entry:
     """One puzzle read from a source: the puzzle, or the error that stopped it.
 
-    ``line`` is 1-based; ``text`` is the line as read (without newline).
+    ``line`` is 1-based; ``text`` is the line as read (without newline);
+    ``solution`` is the grid the source states for the puzzle (CSV solution
+    column, stored solutions of a collection), when it states one.
     """
 
     source: str
@@ -31,6 +33,7 @@ class Entry:
     text: str
     puzzle: Puzzle | None = None
     error: PuzzleError | None = None
+    solution: Grid | None = None
 
     @property
     def label(self) -> str:
