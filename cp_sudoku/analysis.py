@@ -1,0 +1,542 @@
+"""Helpers for comparing the back ends on puzzle sets: samples, result records, tables.
+
+This is what ``notebooks/compare_paradigms.ipynb`` runs; it defines no solver.
+Data flows one way: puzzles (:class:`~cp_sudoku.formats.Entry` lists) ->
+flat records (plain dicts, one per puzzle and back end or per puzzle and
+method) -> pandas tables.  Every function takes any
+:class:`~cp_sudoku.model.Puzzle`, not only Sudoku.
+
+pandas is imported only by the functions that return a DataFrame, so
+``import cp_sudoku.analysis`` needs nothing beyond the core install.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pysat.solvers import Solver
+
+from cp_sudoku.backends import Backend, get_backend
+from cp_sudoku.backends.base import STATUSES
+from cp_sudoku.backends.sat import ENCODINGS, to_cnf
+from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.datasets import dataset_path
+from cp_sudoku.formats import Entry, parse_line, puzzle_string
+from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
+from cp_sudoku.puzzles import default_box, generated_sudoku
+from cp_sudoku.singles import Deduction, solve_singles
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+T = TypeVar("T")
+Record = dict[str, Any]
+
+#: The statistic that measures search effort in each registered back end, for
+#: :func:`effort_frame`: the backtrackers' tries (values placed by a guess),
+#: CP-SAT's branches, the SAT solver's conflicts.
+EFFORT = {
+    "backtrack": "tries",
+    "backtrack-plain": "tries",
+    "cpsat": "branches",
+    "cpsat-naive": "branches",
+    "sat": "conflicts",
+    "sat-naive": "conflicts",
+}
+
+#: Deduction methods compared by :func:`deduction_records`, in display order.
+SINGLES_METHODS = ("naked singles", "naked + hidden singles")
+PROPAGATION_SOLVER = "minisat22"  # a MiniSat-like solver: python-sat's propagate() needs one
+
+
+# -- puzzle samples ------------------------------------------------------------------------
+
+
+def spread(items: Sequence[T], count: int | None) -> list[T]:
+    """``count`` items spread evenly over ``items``, first one included, order kept.
+
+    ``None`` or a count at least ``len(items)`` keeps them all.  Deterministic,
+    so a sample is the same on every run.
+
+    Raises:
+        ValueError: a negative count.
+    """
+    if count is None or count >= len(items):
+        return list(items)
+    if count < 0:
+        raise ValueError(f"count must be >= 0, got {count}")
+    return [items[i * len(items) // count] for i in range(count)]
+
+
+def puzzle_lines(path: str | Path) -> list[tuple[int, str]]:
+    """``(line number, text)`` of every puzzle line of a line file.
+
+    Blank lines and ``#`` comments are skipped, as :func:`cp_sudoku.formats.read_file`
+    skips them; nothing is parsed, so picking a sample from a large file is cheap.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(path, encoding="utf-8") as handle:
+        return [
+            (number, line.rstrip("\r\n"))
+            for number, line in enumerate(handle, start=1)
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
+
+
+def load_set(
+    name: str | Path,
+    count: int | None = None,
+    *,
+    parse: Callable[..., Puzzle] = parse_line,
+) -> list[Entry]:
+    """A sample of ``count`` puzzles (all when None) of a shared set or a line file.
+
+    Args:
+        name: a shared set's name (``royle-17clue``, see
+            :func:`cp_sudoku.datasets.dataset_path`) or a file path.
+        count: how many puzzles, spread evenly over the file by :func:`spread`.
+        parse: turns one line into a puzzle; called as
+            ``parse(text, source=..., line=...)`` and may raise
+            :class:`PuzzleError` (default :func:`cp_sudoku.formats.parse_line`,
+            9x9 and smaller Sudoku).
+
+    Returns:
+        One :class:`Entry` per sampled line, in file order; a line that does
+        not parse is an entry with its ``error`` set, and the others still load.
+
+    Raises:
+        PuzzleError: no such set, or the file holds no puzzle line.
+    """
+    path = dataset_path(str(name))
+    lines = puzzle_lines(path)
+    if not lines:
+        raise PuzzleError("no puzzle found: the file is empty or only comments", source=str(path))
+    entries = []
+    for number, text in spread(lines, count):
+        try:
+            puzzle = parse(text, source=path.name, line=number)
+            entries.append(Entry(path.name, number, text, puzzle=puzzle))
+        except PuzzleError as error:
+            entries.append(Entry(path.name, number, text, error=error))
+    return entries
+
+
+def generated_entries(
+    sizes: Iterable[int], per_size: int, blank_fraction: float = 0.45, seed: int = 0
+) -> list[Entry]:
+    """Generated Sudoku, ``per_size`` of each n x n size (usual box shape for n).
+
+    Puzzle ``k`` of size ``n`` comes from
+    :func:`cp_sudoku.puzzles.generated_sudoku` with seed ``seed + k``; its
+    entry's source is ``generated nxn`` and its line is ``seed + k``.  With
+    many blanks a generated puzzle may have several solutions.
+
+    Raises:
+        PuzzleError: a size with no box shape (a prime n > 1).
+    """
+    entries = []
+    for n in sizes:
+        box = default_box(n)
+        for k in range(seed, seed + per_size):
+            puzzle, _ = generated_sudoku(box, blank_fraction, seed=k)
+            entries.append(Entry(f"generated {n}x{n}", k, puzzle_string(puzzle), puzzle=puzzle))
+    return entries
+
+
+def entries_frame(entries: Iterable[Entry], set_name: str | None = None) -> pd.DataFrame:
+    """One row per puzzle: ``set``, ``puzzle`` (``file:line``), ``n``, ``cells``,
+    ``givens``, ``text``, ``error`` (message or None) and the ``entry`` itself."""
+    import pandas as pd
+
+    rows = [
+        {
+            "set": set_name or entry.source,
+            "puzzle": entry.label,
+            "n": entry.puzzle.max_value if entry.puzzle else None,
+            "cells": entry.puzzle.size if entry.puzzle else None,
+            "givens": len(entry.puzzle.givens) if entry.puzzle else None,
+            "text": entry.text,
+            "error": str(entry.error) if entry.error else None,
+            "entry": entry,
+        }
+        for entry in entries
+    ]
+    return pd.DataFrame(
+        rows, columns=["set", "puzzle", "n", "cells", "givens", "text", "error", "entry"]
+    )
+
+
+# -- running the back ends -----------------------------------------------------------------
+
+
+def build_backends(
+    names: Iterable[str], options: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[Backend]:
+    """Back ends by registry name, each built with ``options[name]`` if given.
+
+    Raises:
+        ValueError: an unknown name or option.
+    """
+    options = options or {}
+    return [get_backend(name, **options.get(name, {})) for name in names]
+
+
+def run_records(
+    entries: Iterable[Entry],
+    backends: Sequence[str | Backend],
+    *,
+    limit: int = 2,
+    time_limit: float | None = None,
+    set_name: str | None = None,
+    progress: bool = False,
+) -> list[Record]:
+    """Cross-check each puzzle with ``backends``: one flat record per (puzzle, back end).
+
+    Each back end solves the puzzle with ``limit`` (2 proves uniqueness) and
+    ``time_limit`` seconds; :func:`cp_sudoku.crosscheck.crosscheck` re-checks
+    every grid it returns.  A record holds
+
+    - ``set``, ``puzzle`` (``file:line``), ``n`` (values 1..n), ``cells``, ``givens``;
+    - ``backend``, its ``status``, ``solutions`` (distinct grids found),
+      ``seconds`` (wall clock, building included);
+    - ``verdict`` (the agreed status) and ``agree`` (no contradiction, every grid checked);
+    - every statistic of the back end under its own name (``tries``,
+      ``branches``, ``conflicts`` ...), absent for back ends without it;
+    - ``error``: None, or the message of a puzzle that did not parse (then
+      ``status`` is ``error`` and the other puzzles still run).
+
+    ``progress`` shows a progress bar (rich) over the puzzles.
+    """
+    built = [get_backend(b) if isinstance(b, str) else b for b in backends]
+    items: Iterable[Entry] = entries
+    if progress:
+        from rich.progress import track
+
+        items = track(list(entries), description=set_name or "puzzles")
+    records: list[Record] = []
+    for entry in items:
+        where = {"set": set_name or entry.source, "puzzle": entry.label}
+        if entry.puzzle is None:
+            records += [
+                {**where, "backend": b.name, "status": "error", "error": str(entry.error)}
+                for b in built
+            ]
+            continue
+        puzzle = entry.puzzle
+        verdict = crosscheck(puzzle, built, limit=limit, time_limit=time_limit)
+        for name, result in verdict.results.items():
+            records.append(
+                {
+                    **where,
+                    "n": puzzle.max_value,
+                    "cells": puzzle.size,
+                    "givens": len(puzzle.givens),
+                    "backend": name,
+                    "status": result.status,
+                    "solutions": len(result.solutions),
+                    "seconds": result.seconds,
+                    "verdict": verdict.status,
+                    "agree": verdict.agree,
+                    **result.stats,
+                    "error": None,
+                }
+            )
+    return records
+
+
+def records_frame(records: Iterable[Record]) -> pd.DataFrame:
+    """Records as a DataFrame, one column per key (missing keys are NaN)."""
+    import pandas as pd
+
+    return pd.DataFrame(list(records))
+
+
+def time_summary(frame: pd.DataFrame, by: Sequence[str] = ("set", "backend")) -> pd.DataFrame:
+    """Time per puzzle for each group: ``puzzles``, ``median ms``, ``p95 ms``,
+    ``max ms`` (milliseconds) and ``per second`` (puzzles / total seconds).
+
+    Rows without a time (puzzles that did not parse) are left out.
+    """
+    timed = frame.dropna(subset=["seconds"])
+    grouped = timed.groupby(list(by), sort=False)["seconds"]
+    table = grouped.agg(
+        puzzles="count",
+        median=lambda s: s.median() * 1000,
+        p95=lambda s: s.quantile(0.95) * 1000,
+        max=lambda s: s.max() * 1000,
+        total="sum",
+    )
+    table["per second"] = table["puzzles"] / table["total"]
+    return table.drop(columns="total").rename(
+        columns={"median": "median ms", "p95": "p95 ms", "max": "max ms"}
+    )
+
+
+def status_mix(frame: pd.DataFrame, by: str = "backend") -> pd.DataFrame:
+    """Puzzle counts per ``by`` value (rows) and status (columns).
+
+    Columns are ``unique``, ``multiple``, ``none``, ``unknown``, then
+    ``error`` when a puzzle did not parse; a status nobody reached counts 0.
+    """
+    import pandas as pd
+
+    columns = [*STATUSES, *(["error"] if (frame["status"] == "error").any() else [])]
+    table = pd.crosstab(frame[by], frame["status"])
+    return table.reindex(columns=columns, fill_value=0).rename_axis(columns="status")
+
+
+def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] = EFFORT) -> pd.DataFrame:
+    """Search effort per puzzle, one column per ``backend stat`` pair of ``measures``.
+
+    Rows are puzzles (index ``set``, ``puzzle``), with their ``givens``;
+    columns such as ``backtrack tries``, ``cpsat branches``, ``sat conflicts``
+    (counts).  Back ends missing from ``frame`` are left out.
+    """
+    import pandas as pd
+
+    columns = {}
+    for backend, stat in measures.items():
+        rows = frame[frame["backend"] == backend]
+        if not rows.empty:
+            columns[f"{backend} {stat}"] = rows.set_index(["set", "puzzle"])[stat]
+    givens = frame.dropna(subset=["givens"]).drop_duplicates(["set", "puzzle"])
+    table = pd.DataFrame(columns)
+    return table.join(givens.set_index(["set", "puzzle"])["givens"].astype(int))
+
+
+# -- encodings -----------------------------------------------------------------------------
+
+
+def cnf_size_records(
+    sizes: Iterable[int] = (4, 9, 16, 25, 36),
+    *,
+    blank_fraction: float = 0.45,
+    seed: int = 0,
+    encodings: Sequence[str] = ENCODINGS,
+) -> list[Record]:
+    """CNF size under each encoding for a generated n x n Sudoku of each size.
+
+    The puzzle is :func:`cp_sudoku.puzzles.generated_sudoku` (usual box,
+    ``blank_fraction`` blanks, ``seed``); every encoding is built by
+    :func:`cp_sudoku.backends.sat.to_cnf` from the same puzzle.  A record:
+    ``n``, ``box`` (``rxc``), ``givens``, ``encoding``, ``variables``,
+    ``clauses``, ``literals`` (total clause length).  The unsimplified
+    encodings hold one unit clause per given; ``optimised`` holds none.
+    Building the 36x36 extended encoding takes a few seconds and about a
+    gigabyte of memory, released before the next one.
+    """
+    records = []
+    for n in sizes:
+        box = default_box(n)
+        puzzle, _ = generated_sudoku(box, blank_fraction, seed=seed)
+        for encoding in encodings:
+            cnf = to_cnf(puzzle, encoding)
+            records.append(
+                {
+                    "n": n,
+                    "box": f"{box[0]}x{box[1]}",
+                    "givens": len(puzzle.givens),
+                    "encoding": encoding,
+                    "variables": cnf.num_vars,
+                    "clauses": len(cnf.clauses),
+                    "literals": sum(map(len, cnf.clauses)),
+                }
+            )
+            del cnf
+    return records
+
+
+def unit_propagation(puzzle: Puzzle, encoding: str) -> Deduction:
+    """What unit propagation alone decides in the CNF of ``puzzle`` under ``encoding``.
+
+    The CNF comes from :func:`cp_sudoku.backends.sat.to_cnf`.  Its unit
+    clauses are passed as assumptions to python-sat's ``Solver.propagate()``
+    (MiniSat 2.2) and the other clauses loaded, so the returned trail is the
+    whole fixpoint of unit propagation (a MiniSat solver does not report
+    what it propagated at level 0 when clauses are added).  A cell is decided
+    when one of its value literals is true (a given cell of the ``optimised``
+    encoding has no variable and is decided).
+
+    Returns:
+        ``contradiction`` when propagation meets an empty clause;
+        ``solved`` when every cell is decided and the grid passes the
+        checker (``contradiction`` if it fails it: propagation is sound);
+        else ``open``, with ``0`` for undecided cells.
+
+    Raises:
+        ValueError: an unknown encoding.
+    """
+    cnf = to_cnf(puzzle, encoding)
+    units = list(dict.fromkeys(clause[0] for clause in cnf.clauses if len(clause) == 1))
+    others = [clause for clause in cnf.clauses if len(clause) != 1]
+    with Solver(name=PROPAGATION_SOLVER, bootstrap_with=others) as solver:
+        consistent, trail = solver.propagate(assumptions=units)
+    true = {lit for lit in trail if lit > 0}
+    grid = tuple(
+        cnf.fixed.get(i) or next((v for v, x in lits.items() if x in true), 0)
+        for i, lits in enumerate(cnf.literal)
+    )
+    if not consistent:
+        return Deduction("contradiction", grid)
+    if 0 in grid:
+        return Deduction("open", grid)
+    return Deduction("solved" if is_solution(puzzle, grid) else "contradiction", grid)
+
+
+def deduction_records(
+    entries: Iterable[Entry],
+    encodings: Sequence[str] = ENCODINGS,
+    *,
+    set_name: str | None = None,
+) -> list[Record]:
+    """What each deduction without search achieves on each puzzle.
+
+    Methods: ``naked singles`` and ``naked + hidden singles``
+    (:func:`cp_sudoku.singles.solve_singles`), then ``UP <encoding>`` for
+    each encoding (:func:`unit_propagation`).  One record per (puzzle,
+    method): ``set``, ``puzzle``, ``givens``, ``method``, ``status``
+    (``solved``, ``open``, ``contradiction``), ``solved`` (bool),
+    ``decided`` (cells decided, givens included) and ``cells``.  Puzzles
+    that did not parse are left out.
+    """
+    records = []
+    for entry in entries:
+        puzzle = entry.puzzle
+        if puzzle is None:
+            continue
+        outcomes = {
+            SINGLES_METHODS[0]: solve_singles(puzzle, hidden=False),
+            SINGLES_METHODS[1]: solve_singles(puzzle, hidden=True),
+        }
+        outcomes.update({f"UP {e}": unit_propagation(puzzle, e) for e in encodings})
+        for method, outcome in outcomes.items():
+            records.append(
+                {
+                    "set": set_name or entry.source,
+                    "puzzle": entry.label,
+                    "givens": len(puzzle.givens),
+                    "method": method,
+                    "status": outcome.status,
+                    "solved": outcome.status == "solved",
+                    "decided": outcome.decided,
+                    "cells": puzzle.size,
+                }
+            )
+    return records
+
+
+def solved_share(frame: pd.DataFrame) -> pd.DataFrame:
+    """Share (0..1) of each set's puzzles that each method solves: sets as rows,
+    methods as columns, in the order they first appear."""
+    table = frame.pivot_table(index="set", columns="method", values="solved", aggfunc="mean")
+    return table.reindex(
+        index=list(dict.fromkeys(frame["set"])), columns=list(dict.fromkeys(frame["method"]))
+    )
+
+
+def method_agreement(frame: pd.DataFrame, left: str, right: str) -> pd.DataFrame:
+    """How often two methods solve the same puzzles: counts of puzzles by
+    (``left`` solved, ``right`` solved), one row per set."""
+    import pandas as pd
+
+    wide = frame.pivot_table(index=["set", "puzzle"], columns="method", values="solved")
+    both = wide[left].astype(bool), wide[right].astype(bool)
+    cases = {
+        "both solve": both[0] & both[1],
+        f"only {left}": both[0] & ~both[1],
+        f"only {right}": ~both[0] & both[1],
+        "neither": ~both[0] & ~both[1],
+    }
+    table = {name: mask.groupby(level="set", sort=False).sum() for name, mask in cases.items()}
+    return pd.DataFrame(table).reindex(list(dict.fromkeys(frame["set"])))
+
+
+# -- several solutions ---------------------------------------------------------------------
+
+
+def solution_records(
+    puzzle: Puzzle, backends: Sequence[str | Backend], *, limit: int = 2
+) -> list[Record]:
+    """How each back end shows that ``puzzle`` has several solutions.
+
+    Each back end looks for ``limit`` solutions; a record per back end:
+    ``backend``, ``status``, ``found`` (distinct grids), ``all checked``
+    (every grid passes :func:`cp_sudoku.model.is_solution`), ``grids`` (the
+    grids themselves), and ``differing cells`` (rXcY names of the cells
+    where its first two grids differ, empty with fewer than two).
+    """
+    built = [get_backend(b) if isinstance(b, str) else b for b in backends]
+    verdict = crosscheck(puzzle, built, limit=limit)
+    records = []
+    for name, result in verdict.results.items():
+        grids = result.solutions
+        records.append(
+            {
+                "backend": name,
+                "status": result.status,
+                "verdict": verdict.status,
+                "found": len(set(grids)),
+                "all checked": all(is_solution(puzzle, g) for g in grids),
+                "differing cells": differing_cells(puzzle, *grids[:2]) if len(grids) > 1 else [],
+                "grids": grids,
+            }
+        )
+    return records
+
+
+def differing_cells(puzzle: Puzzle, first: Grid, second: Grid) -> list[str]:
+    """rXcY names (1-based) of the cells where two grids of ``puzzle`` differ."""
+    return [cell_name(c) for c, a, b in zip(puzzle.cells, first, second, strict=True) if a != b]
+
+
+def grid_text(puzzle: Puzzle, grid: Grid, marks: Iterable[str] = ()) -> str:
+    """A grid of any puzzle as text, one line per row.
+
+    Values are right-aligned, ``.`` for 0 (undecided); a cell named in
+    ``marks`` (rXcY) is shown between brackets; a position that is not a
+    cell (Kakuro clue or black square) is ``#``.  With a box shape, boxes
+    are separated by ``|`` and ``-`` lines.
+    """
+    width = len(str(puzzle.max_value))
+    value = dict(zip(puzzle.cells, grid, strict=True))
+    marked = set(marks)
+    rows = []
+    for r in range(puzzle.rows):
+        parts = []
+        for c in range(puzzle.cols):
+            if puzzle.box and c and c % puzzle.box[1] == 0:
+                parts.append("|")
+            v = value.get((r, c))
+            shown = ("#" if v is None else str(v) if v else ".").rjust(width)
+            parts.append(f"[{shown}]" if cell_name((r, c)) in marked else f" {shown} ")
+        rows.append("".join(parts))
+    lines = []
+    for r, row in enumerate(rows):
+        if puzzle.box and r and r % puzzle.box[0] == 0:
+            lines.append("".join("+" if ch == "|" else "-" for ch in row))
+        lines.append(row.rstrip())
+    return "\n".join(lines)
+
+
+def side_by_side(blocks: Sequence[str], titles: Sequence[str] = (), gap: int = 4) -> str:
+    """Multi-line texts (such as :func:`grid_text` grids) set next to each other,
+    each under its title when ``titles`` are given."""
+    columns = [
+        ([title] if titles else []) + block.split("\n")
+        for title, block in zip(titles or [""] * len(blocks), blocks, strict=True)
+    ]
+    widths = [max(map(len, column)) for column in columns]
+    height = max(map(len, columns))
+    return "\n".join(
+        (" " * gap)
+        .join(
+            (column[i] if i < len(column) else "").ljust(width)
+            for column, width in zip(columns, widths, strict=True)
+        )
+        .rstrip()
+        for i in range(height)
+    )
