@@ -1,0 +1,738 @@
+r"""Files for the variants: a text format for people, and readers for shared collections.
+
+Every reader yields :class:`cp_sudoku.formats.Entry` records in file order;
+a bad puzzle becomes an Entry holding a :class:`~cp_sudoku.model.PuzzleError`
+(file, line, column where known, and what was expected) and the others are
+still read.  Detection (:func:`sniff`), checked in this order:
+
+===============  ==============================================================
+format           detected by
+===============  ==============================================================
+``variant``      the first line that is neither blank nor a ``#`` comment
+                 starts with ``kind:``
+``arithmatrix``  ``.jsonl``, and the first line is an object with
+                 ``puzzle.cages`` (KenKen; heydenberk/arithmatrix)
+``xcsp3``        ``.json`` with ``nRows``, ``nCols`` and ``clues`` (Kakuro;
+                 xcsp3team/PyCSP3-models)
+``kuso``         ``.csv`` whose first row has a field with ``\`` (Kakuro;
+                 FranciscoDA/kakuro-kuso); its solution is read from
+                 ``NAME.solution.txt`` beside it when that file exists
+===============  ==============================================================
+
+The ``variant`` text format (documented with examples in the README)::
+
+    # comments start with '#'
+    kind: kenken            # sudoku | killer | kenken | kakuro | jigsaw | x-sudoku | windoku
+    size: 4                 # kenken (required), killer (when there is no grid)
+    box: 2x3                # sudoku, killer, x-sudoku, windoku (default: the usual box)
+    grid:                   # rows of the grid, one per line
+    regions:                # jigsaw: rows of region labels
+    cages:                  # kenken, killer: one cage per line or ';'-separated
+
+- Grid rows: values separated by spaces, or, without spaces, one character
+  per cell; ``.``, ``0`` and ``_`` are blanks; ``|`` is ignored and lines
+  made only of ``-``, ``+`` and spaces are skipped.
+- Kakuro rows: squares separated by spaces: ``_`` a white cell, ``x`` a black
+  square, ``D\A`` a clue (down sum D, across sum A; ``6\``, ``\10``).
+- Cages: a target, an operation, then cells: ``11+ A1 B1``, ``11 + A1 B1``
+  (Norvig's notation: row letter A-I, column digit), ``3: r1c1,r1c2`` (rXcY),
+  ``4 r2c4`` (one cell: gives its value).  Operations ``+ - * / =``, also
+  ``x``, ``X`` and the signs U+00D7 (times) and U+00F7 (divide).  A Killer
+  cage is a sum: its operation may be left out.
+- A file may hold several puzzles, each starting at its ``kind:`` line.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cp_sudoku.formats import Entry
+from cp_sudoku.model import Cell, Grid, Puzzle, PuzzleError, cell_name
+from cp_sudoku.puzzles import default_box, sudoku
+from cp_sudoku.variants import Clue, Square, jigsaw, kakuro, kenken, killer, windoku, x_sudoku
+
+FORMATS = ("variant", "arithmatrix", "xcsp3", "kuso")
+VARIANT_KINDS = ("sudoku", "killer", "kenken", "kakuro", "jigsaw", "x-sudoku", "windoku")
+_KEYS = ("kind", "size", "box", "grid", "regions", "cages")
+_KEY_LINE = re.compile(r"^\s*(" + "|".join(_KEYS) + r")\s*:(.*)$", re.IGNORECASE)
+_SEPARATOR = re.compile(r"^[\s+\-=]*$")
+_BLANKS = {".", "0", "_"}
+_TIMES, _DIVIDE = "\u00d7", "\u00f7"
+_OPS = {
+    "+": "+",
+    "-": "-",
+    "*": "*",
+    "x": "*",
+    "X": "*",
+    _TIMES: "*",
+    "/": "/",
+    _DIVIDE: "/",
+    "=": "=",
+}
+_CAGE_HEAD = re.compile(
+    r"^\s*(\d+)\s*([-+*/=xX" + _TIMES + _DIVIDE + r"])?\s*:?\s*(.*)$", re.DOTALL
+)
+_CELL = re.compile(r"^(?:[rR](\d+)[cC](\d+)|([A-Ia-i])([1-9]))$")
+
+
+# ---------------------------------------------------------------- detection
+
+
+def sniff(path: str | Path) -> str | None:
+    """Which of :data:`FORMATS` a file is in, or None for none of them.
+
+    Reads at most the first few kilobytes.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    path = Path(path)
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        head = handle.read(4096)
+    for raw in head.splitlines():
+        if raw.strip() and not raw.lstrip().startswith("#"):
+            if _KEY_LINE.match(raw) and raw.split(":")[0].strip().lower() == "kind":
+                return "variant"
+            break
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        first = head.split("\n", 1)[0]
+        try:
+            puzzle = json.loads(first).get("puzzle")
+        except (json.JSONDecodeError, AttributeError):
+            return None
+        return "arithmatrix" if isinstance(puzzle, dict) and "cages" in puzzle else None
+    if suffix == ".json":
+        return "xcsp3" if all(f'"{key}"' in head for key in ("nRows", "nCols", "clues")) else None
+    if suffix == ".csv":
+        first_row = next(csv.reader([head.split("\n", 1)[0]]), [])
+        return "kuso" if any("\\" in value for value in first_row) else None
+    return None
+
+
+def read_path(path: str | Path, fmt: str | None = None) -> Iterator[Entry]:
+    """The puzzles of a file in ``fmt`` (default: :func:`sniff`), as Entries.
+
+    Raises:
+        PuzzleError: the format is unknown or not recognised; the file holds
+            no puzzle at all (``variant``).
+        OSError: the file cannot be read.
+    """
+    fmt = fmt or sniff(path)
+    readers: dict[str, Callable[[Path], Iterator[Entry]]] = {
+        "variant": read_variant_file,
+        "arithmatrix": read_arithmatrix,
+        "xcsp3": read_xcsp3,
+        "kuso": read_kuso,
+    }
+    if fmt not in readers:
+        raise PuzzleError(
+            f"not a variant file: expected a 'kind:' line, an arithmatrix .jsonl, "
+            f"an xcsp3 Kakuro .json or a kakuro-kuso .csv (formats: {', '.join(FORMATS)})",
+            source=str(path),
+        )
+    return readers[fmt](Path(path))
+
+
+# ---------------------------------------------------------------- the text format
+
+
+@dataclass
+class _Block:
+    """One puzzle of a variant text file: its key lines and section lines."""
+
+    start: int
+    text: str
+    keys: dict[str, tuple[int, str]] = field(default_factory=dict)
+    sections: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+
+
+def read_variant_file(path: str | Path) -> Iterator[Entry]:
+    """The puzzles of a ``variant`` text file.
+
+    Raises:
+        PuzzleError: the file holds no puzzle (no ``kind:`` line).
+        OSError: the file cannot be read.
+    """
+    with open(path, encoding="utf-8") as handle:
+        yield from read_variant_lines(handle, str(path))
+
+
+def read_variant_lines(lines: Iterable[str], source: str = "<input>") -> Iterator[Entry]:
+    """Each puzzle of ``variant`` text, one Entry per ``kind:`` block.
+
+    Raises:
+        PuzzleError: no ``kind:`` line at all, or text before the first one.
+    """
+    found = False
+    for block in _blocks(lines, source):
+        found = True
+        try:
+            yield Entry(source, block.start, block.text, puzzle=_build(block, source))
+        except PuzzleError as error:
+            yield Entry(source, block.start, block.text, error=error.located(source, block.start))
+    if not found:
+        raise PuzzleError("no puzzle found: expected a 'kind:' line", source=source)
+
+
+def parse_variant(text: str, source: str = "<input>") -> Puzzle:
+    """The single puzzle of ``variant`` text.
+
+    Raises:
+        PuzzleError: the text holds no puzzle, several, or a bad one.
+    """
+    blocks = list(_blocks(text.splitlines(), source))
+    if len(blocks) != 1:
+        raise PuzzleError(f"expected one puzzle, found {len(blocks)}", source=source)
+    try:
+        return _build(blocks[0], source)
+    except PuzzleError as error:
+        raise error.located(source, blocks[0].start) from None
+
+
+def _blocks(lines: Iterable[str], source: str) -> Iterator[_Block]:
+    block: _Block | None = None
+    section: str | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        match = _KEY_LINE.match(line)
+        if match:
+            key, rest = match.group(1).lower(), match.group(2).strip()
+            if key == "kind":
+                if block is not None:
+                    yield block
+                block = _Block(number, line)
+                section = None
+            elif block is None:
+                raise PuzzleError("expected a 'kind:' line first", source=source, line=number)
+            if key in block.keys or key in block.sections:
+                raise PuzzleError(
+                    f"'{key}:' appears twice in one puzzle", source=source, line=number
+                )
+            if key in ("grid", "regions", "cages"):
+                section = key
+                block.sections[key] = [(number, rest)] if rest else []
+            else:
+                block.keys[key] = (number, rest)
+                section = None
+        elif block is None:
+            raise PuzzleError(
+                f"expected a 'kind:' line first, got {line.strip()[:30]!r}",
+                source=source,
+                line=number,
+            )
+        elif section is None:
+            raise PuzzleError(
+                f"expected 'key: value' ({', '.join(_KEYS)}), got {line.strip()[:30]!r}",
+                source=source,
+                line=number,
+            )
+        else:
+            block.sections[section].append((number, line))
+    if block is not None:
+        yield block
+
+
+def _build(block: _Block, source: str) -> Puzzle:
+    kind = block.keys["kind"][1].lower()
+    if kind not in VARIANT_KINDS:
+        raise PuzzleError(f"unknown kind {kind!r}: expected one of {', '.join(VARIANT_KINDS)}")
+    allowed = {
+        "sudoku": {"box", "grid"},
+        "killer": {"box", "size", "grid", "cages"},
+        "kenken": {"size", "cages"},
+        "kakuro": {"grid"},
+        "jigsaw": {"grid", "regions"},
+        "x-sudoku": {"box", "grid"},
+        "windoku": {"box", "grid"},
+    }[kind]
+    for key, (number, _) in block.keys.items():
+        if key != "kind" and key not in allowed:
+            raise PuzzleError(f"'{key}:' does not apply to a {kind}", source=source, line=number)
+    for key, rows in block.sections.items():
+        if key not in allowed:
+            number = rows[0][0] if rows else block.start
+            raise PuzzleError(f"'{key}:' does not apply to a {kind}", source=source, line=number)
+    name = f"{source}:{block.start}"
+    if kind == "kakuro":
+        return kakuro(_kakuro_rows(_section(block, "grid", kind), source), name=name)
+    if kind == "kenken":
+        size = _size(block, source)
+        if size is None:
+            raise PuzzleError("a kenken needs 'size: N'", source=source, line=block.start)
+        cages = _cages(_section(block, "cages", kind), source, kind)
+        return kenken(size, cages, name=name)
+    box = _box(block, source)
+    grid = _values(block.sections["grid"], source) if "grid" in block.sections else None
+    if kind == "killer":
+        size = _size(block, source)
+        if grid is None and size is None:
+            raise PuzzleError(
+                "a killer needs 'size: N' or a 'grid:'", source=source, line=block.start
+            )
+        cages = [
+            (target, cells)
+            for target, _, cells in _cages(_section(block, "cages", kind), source, kind)
+        ]
+        if grid is not None and size is not None and size * size != len(grid):
+            raise PuzzleError(
+                f"'size: {size}' but the grid has {len(grid)} cells",
+                source=source,
+                line=block.keys["size"][0],
+            )
+        return killer(cages, grid, size=size or 9, box=box, name=name)
+    if grid is None:
+        raise PuzzleError(f"a {kind} needs a 'grid:'", source=source, line=block.start)
+    if kind == "jigsaw":
+        regions = _labels(_section(block, "regions", kind), source)
+        return jigsaw(grid, regions, name=name)
+    builder = {"sudoku": sudoku, "x-sudoku": x_sudoku, "windoku": windoku}[kind]
+    return builder(grid, box, name=name)
+
+
+def _section(block: _Block, key: str, kind: str) -> list[tuple[int, str]]:
+    rows = block.sections.get(key)
+    if not rows:
+        raise PuzzleError(f"a {kind} needs a '{key}:' section with at least one line")
+    return rows
+
+
+def _size(block: _Block, source: str) -> int | None:
+    if "size" not in block.keys:
+        return None
+    number, text = block.keys["size"]
+    if not text.isdigit() or int(text) < 1:
+        raise PuzzleError(
+            f"expected 'size: N' with N >= 1, got {text!r}", source=source, line=number
+        )
+    return int(text)
+
+
+def _box(block: _Block, source: str) -> tuple[int, int] | None:
+    if "box" not in block.keys:
+        return None
+    number, text = block.keys["box"]
+    match = re.fullmatch(r"(\d+)\s*[xX]\s*(\d+)", text)
+    if not match:
+        raise PuzzleError(
+            f"expected 'box: RxC' such as 2x3, got {text!r}", source=source, line=number
+        )
+    return int(match.group(1)), int(match.group(2))
+
+
+def _tokens(number: int, line: str) -> list[tuple[int, str]]:
+    """(column, token) of a grid row: by whitespace, else one per character."""
+    body = line.replace("|", " ")
+    if " " in body.strip() or "\t" in body.strip():
+        return [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", body)]
+    stripped = body.strip()
+    offset = body.index(stripped) if stripped else 0
+    return [(offset + i + 1, ch) for i, ch in enumerate(stripped)]
+
+
+def _square_rows(
+    rows: list[tuple[int, str]], source: str
+) -> tuple[list[list[tuple[int, int, str]]], int]:
+    """Rows of (line, column, token), separator lines skipped, checked to be n x n."""
+    grid = [
+        [(number, column, token) for column, token in _tokens(number, line)]
+        for number, line in rows
+        if not _SEPARATOR.match(line)
+    ]
+    n = len(grid)
+    for row in grid:
+        if len(row) != n:
+            number = row[0][0] if row else 0
+            raise PuzzleError(
+                f"a grid of {n} rows needs {n} entries per row, got {len(row)}",
+                source=source,
+                line=number,
+            )
+    return grid, n
+
+
+def _values(rows: list[tuple[int, str]], source: str) -> list[int]:
+    grid, _ = _square_rows(rows, source)
+    values = []
+    for row in grid:
+        for number, column, token in row:
+            if token in _BLANKS:
+                values.append(0)
+            elif token.isdigit():
+                values.append(int(token))
+            else:
+                raise PuzzleError(
+                    f"unexpected {token!r}: expected a value or a blank (. 0 _)",
+                    source=source,
+                    line=number,
+                    column=column,
+                )
+    return values
+
+
+def _labels(rows: list[tuple[int, str]], source: str) -> list[str]:
+    grid, _ = _square_rows(rows, source)
+    return [token for row in grid for _, _, token in row]
+
+
+def _kakuro_rows(rows: list[tuple[int, str]], source: str) -> list[list[Square]]:
+    layout = []
+    for number, line in rows:
+        squares: list[Square] = []
+        for match in re.finditer(r"\S+", line):
+            squares.append(_kakuro_square(match.group(), source, number, match.start() + 1))
+        layout.append(squares)
+    widths = {len(row) for row in layout}
+    if len(widths) > 1:
+        first = len(layout[0])
+        bad = next(i for i, row in enumerate(layout) if len(row) != first)
+        raise PuzzleError(
+            f"Kakuro rows must have one length: {len(layout[bad])} squares, expected {first}",
+            source=source,
+            line=rows[bad][0],
+        )
+    return layout
+
+
+def _kakuro_square(token: str, source: str, line: int, column: int) -> Square:
+    if token == "_":
+        return None
+    if token in ("x", "X"):
+        return Clue()
+    down, slash, across = token.partition("\\")
+    if slash and all(part == "" or part.isdigit() for part in (down, across)):
+        return Clue(int(down) if down else None, int(across) if across else None)
+    raise PuzzleError(
+        f"unexpected Kakuro square {token!r}: expected _ (white), x (black) or D\\A (a clue)",
+        source=source,
+        line=line,
+        column=column,
+    )
+
+
+def _cages(
+    rows: list[tuple[int, str]], source: str, kind: str
+) -> list[tuple[int, str, list[Cell]]]:
+    cages = []
+    for number, line in rows:
+        for piece in line.split(";"):
+            if piece.strip():
+                cages.append(_cage(piece, source, number, kind))
+    return cages
+
+
+def _cage(piece: str, source: str, line: int, kind: str) -> tuple[int, str, list[Cell]]:
+    match = _CAGE_HEAD.match(piece)
+    if not match:
+        raise PuzzleError(
+            f"expected a cage such as '11+ A1 B1' or '3: r1c1,r1c2', got {piece.strip()!r}",
+            source=source,
+            line=line,
+        )
+    target, symbol, rest = int(match.group(1)), match.group(2), match.group(3)
+    cells = [_cell(token, source, line) for token in re.split(r"[\s,]+", rest.strip()) if token]
+    if not cells:
+        raise PuzzleError(f"cage {piece.strip()!r} lists no cells", source=source, line=line)
+    op = _OPS[symbol] if symbol else None
+    if kind == "killer":
+        if op not in (None, "+", "="):
+            raise PuzzleError(
+                f"a Killer cage is a sum: use '+' or no operation, got {symbol!r}",
+                source=source,
+                line=line,
+            )
+        op = "+"
+    elif op is None:
+        if len(cells) != 1:
+            raise PuzzleError(
+                f"cage {piece.strip()!r} needs an operation (+ - * /)", source=source, line=line
+            )
+        op = "="
+    return target, op, cells
+
+
+def _cell(token: str, source: str, line: int) -> Cell:
+    match = _CELL.match(token)
+    if not match:
+        raise PuzzleError(
+            f"expected a cell such as r1c2 or A2 (row letter, column digit), got {token!r}",
+            source=source,
+            line=line,
+        )
+    if match.group(1):
+        return int(match.group(1)) - 1, int(match.group(2)) - 1
+    return ord(match.group(3).upper()) - ord("A"), int(match.group(4)) - 1
+
+
+# ---------------------------------------------------------------- writing
+
+
+def variant_text(puzzle: Puzzle) -> str:
+    """``puzzle`` in the ``variant`` text format (reads back to the same model).
+
+    Raises:
+        PuzzleError: the kind is not one of :data:`VARIANT_KINDS`.
+    """
+    kind = puzzle.kind
+    if kind not in VARIANT_KINDS:
+        raise PuzzleError(f"no text format for kind {kind!r}")
+    lines = [f"kind: {kind}"]
+    if kind == "kakuro":
+        return "\n".join([*lines, "grid:", *_kakuro_lines(puzzle)]) + "\n"
+    if kind == "kenken" or (kind == "killer" and not puzzle.givens):
+        lines.append(f"size: {puzzle.max_value}")
+    if puzzle.box is not None and kind != "jigsaw" and puzzle.box != _usual_box(puzzle.max_value):
+        lines.append(f"box: {puzzle.box[0]}x{puzzle.box[1]}")
+    if kind != "kenken" and (kind != "killer" or puzzle.givens):
+        lines += ["grid:", *_grid_lines(puzzle, lambda cell: str(puzzle.givens.get(cell, ".")))]
+    if kind == "jigsaw":
+        region = {
+            cell: unit.name.removeprefix("region ")
+            for unit in puzzle.units
+            if unit.name.startswith("region ")
+            for cell in unit.cells
+        }
+        lines += ["regions:", *_grid_lines(puzzle, region.__getitem__)]
+    if puzzle.cages:
+        lines.append("cages:")
+        for cage in puzzle.cages:
+            op = "" if cage.op == "=" else cage.op
+            lines.append(f"{cage.target}{op} " + " ".join(cell_name(c) for c in cage.cells))
+    return "\n".join(lines) + "\n"
+
+
+def _usual_box(n: int) -> tuple[int, int] | None:
+    try:
+        return default_box(n)
+    except PuzzleError:
+        return None
+
+
+def _grid_lines(puzzle: Puzzle, text: Callable[[Cell], str]) -> list[str]:
+    cells = [[text((r, c)) for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+    width = max(len(t) for row in cells for t in row)
+    if width == 1:
+        return ["".join(row) for row in cells]
+    return [" ".join(t.rjust(width) for t in row) for row in cells]
+
+
+def _kakuro_lines(puzzle: Puzzle) -> list[str]:
+    cells = set(puzzle.cells)
+
+    def square(cell: Cell) -> str:
+        return "_" if cell in cells else puzzle.labels.get(cell, "x")
+
+    texts = [[square((r, c)) for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+    width = max(len(t) for row in texts for t in row)
+    return [" ".join(t.ljust(width) for t in row).rstrip() for row in texts]
+
+
+# ---------------------------------------------------------------- shared collections
+
+
+def read_arithmatrix(path: str | Path) -> Iterator[Entry]:
+    """KenKen puzzles from heydenberk/arithmatrix JSON lines, with stored solutions.
+
+    Each line: ``{"puzzle": {"size": n, "cages": [{"cells": [row-major index],
+    "operation": "+" | "-" | "*" | "/" | "", "value": int}], "solution": [[...]]}}``;
+    an empty operation is a one-cell cage that gives its value.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    source = str(path)
+    with open(path, encoding="utf-8") as handle:
+        for number, raw in enumerate(handle, start=1):
+            text = raw.rstrip("\r\n")
+            if not text.strip():
+                continue
+            name = f"{source}:{number}"
+            yield _entry(source, number, text, lambda t=text, n=name: _arithmatrix_line(t, n))
+
+
+def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"not JSON: {error.msg}", column=error.colno) from None
+    puzzle = _field(record, "puzzle", dict, "the record")
+    n = _field(puzzle, "size", int, "puzzle")
+    cages = []
+    for k, cage in enumerate(_field(puzzle, "cages", list, "puzzle"), start=1):
+        where = f"cage {k}"
+        if not isinstance(cage, dict):
+            raise PuzzleError(f"{where}: expected an object")
+        indices = _field(cage, "cells", list, where)
+        op = _field(cage, "operation", str, where) or "="
+        value = _field(cage, "value", int, where)
+        for i in indices:
+            if not isinstance(i, int) or not 0 <= i < n * n:
+                raise PuzzleError(f"{where}: cell index {i!r} is not in 0..{n * n - 1}")
+        if op not in ("+", "-", "*", "/", "="):
+            raise PuzzleError(f"{where}: operation {op!r} is not one of + - * / or empty")
+        cages.append((value, op, [(i // n, i % n) for i in indices]))
+    solution = None
+    if "solution" in puzzle:
+        rows = _field(puzzle, "solution", list, "puzzle")
+        if len(rows) != n or any(not isinstance(r, list) or len(r) != n for r in rows):
+            raise PuzzleError(f"solution: expected {n} rows of {n} values")
+        solution = tuple(int(v) for row in rows for v in row)
+    return kenken(n, cages, name=name), solution
+
+
+def _field(record: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    if key not in record:
+        raise PuzzleError(f"{where}: missing {key!r}")
+    value = record[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise PuzzleError(f"{where}: {key!r} must be {kind.__name__}, got {value!r}")
+    return value
+
+
+def read_xcsp3(path: str | Path) -> Iterator[Entry]:
+    """A Kakuro in the xcsp3 JSON of PyCSP3-models (recreational/Kakuro).
+
+    ``{"nRows": r, "nCols": c, "clues": [[{"x": across, "y": down}]]}``:
+    ``-1`` is no clue in that direction, ``{"x": 0, "y": 0}`` a white cell.
+    The file states no solution.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    source = str(path)
+    text = Path(path).read_text(encoding="utf-8")
+    yield _entry(source, 1, text.split("\n", 1)[0], lambda: (_xcsp3(text, source), None))
+
+
+def _xcsp3(text: str, name: str) -> Puzzle:
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"not JSON: {error.msg}", column=error.colno) from None
+    if not isinstance(record, dict):
+        raise PuzzleError("expected a JSON object with nRows, nCols and clues")
+    rows = _field(record, "nRows", int, "the record")
+    cols = _field(record, "nCols", int, "the record")
+    clues = _field(record, "clues", list, "the record")
+    if len(clues) != rows or any(not isinstance(row, list) or len(row) != cols for row in clues):
+        raise PuzzleError(f"clues: expected {rows} rows of {cols} squares")
+    layout: list[list[Square]] = []
+    for r, row in enumerate(clues):
+        squares: list[Square] = []
+        for c, square in enumerate(row):
+            where = f"clues at {cell_name((r, c))}"
+            if not isinstance(square, dict):
+                raise PuzzleError(f"{where}: expected an object with x and y")
+            across, down = _field(square, "x", int, where), _field(square, "y", int, where)
+            if across == 0 and down == 0:
+                squares.append(None)
+            elif across == 0 or down == 0 or across < -1 or down < -1:
+                raise PuzzleError(
+                    f"{where}: expected -1 (no clue) or a positive sum on each side, or both 0 "
+                    f"(white), got x={across}, y={down}"
+                )
+            else:
+                squares.append(Clue(down if down > 0 else None, across if across > 0 else None))
+        layout.append(squares)
+    return kakuro(layout, name=name)
+
+
+def read_kuso(path: str | Path) -> Iterator[Entry]:
+    """A Kakuro in the CSV of FranciscoDA/kakuro-kuso, with its stored solution.
+
+    Each CSV row is a row of squares: ``down\\across`` a clue (either side may
+    be empty), ``\\`` alone a black square, an empty field a white cell.  The
+    solution, when ``NAME.solution.txt`` exists beside ``NAME.csv``, is read
+    from that file: tab-separated rows with a digit in every white cell and
+    the CSV's text in every other square, then the line ``Success.``.
+
+    Raises:
+        OSError: a file cannot be read.
+    """
+    source = str(path)
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    first = ",".join(rows[0]) if rows else ""
+    solution_path = Path(path).with_suffix("").with_suffix(".solution.txt")
+    yield _entry(source, 1, first, lambda: _kuso(rows, source, solution_path))
+
+
+def _kuso(rows: list[list[str]], source: str, solution_path: Path) -> tuple[Puzzle, Grid | None]:
+    if not rows:
+        raise PuzzleError("empty file: expected rows of Kakuro squares")
+    layout: list[list[Square]] = []
+    for r, row in enumerate(rows):
+        squares: list[Square] = []
+        for c, text in enumerate(row):
+            column = sum(len(t) + 1 for t in row[:c]) + 1
+            if text and "\\" not in text:
+                raise PuzzleError(
+                    f"unexpected {text!r}: expected empty (white), \\ (black) or D\\A (a clue)",
+                    source=source,
+                    line=r + 1,
+                    column=column,
+                )
+            squares.append(None if text == "" else _kakuro_square(text, source, r + 1, column))
+        layout.append(squares)
+    if any(len(row) != len(rows[0]) for row in rows):
+        r = next(i for i, row in enumerate(rows) if len(row) != len(rows[0]))
+        raise PuzzleError(
+            f"row has {len(rows[r])} fields, expected {len(rows[0])}", source=source, line=r + 1
+        )
+    puzzle = kakuro(layout, name=source)
+    if not solution_path.is_file():
+        return puzzle, None
+    return puzzle, _kuso_solution(rows, solution_path)
+
+
+def _kuso_solution(rows: list[list[str]], path: Path) -> Grid:
+    source = str(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if len(lines) != len(rows) + 1 or lines[-1].strip() != "Success.":
+        raise PuzzleError(
+            f"expected {len(rows)} rows then 'Success.', got {len(lines)} lines", source=source
+        )
+    values = []
+    for r, (line, row) in enumerate(zip(lines, rows, strict=False)):
+        fields = line.split("\t")
+        if len(fields) != len(row):
+            raise PuzzleError(
+                f"{len(fields)} fields, expected {len(row)} as in the puzzle",
+                source=source,
+                line=r + 1,
+            )
+        for c, (found, square) in enumerate(zip(fields, row, strict=True)):
+            if square == "":
+                if not (len(found) == 1 and found in "123456789"):
+                    raise PuzzleError(
+                        f"{cell_name((r, c))}: expected a digit 1-9, got {found!r}",
+                        source=source,
+                        line=r + 1,
+                    )
+                values.append(int(found))
+            elif found != square:
+                raise PuzzleError(
+                    f"{cell_name((r, c))}: expected {square!r} as in the puzzle, got {found!r}",
+                    source=source,
+                    line=r + 1,
+                )
+    return tuple(values)
+
+
+def _entry(
+    source: str, line: int, text: str, build: Callable[[], tuple[Puzzle, Grid | None]]
+) -> Entry:
+    """An Entry from ``build()``, or one holding its error located at ``source:line``."""
+    try:
+        puzzle, solution = build()
+    except PuzzleError as error:
+        return Entry(source, line, text, error=error.located(source, line))
+    return Entry(source, line, text, puzzle=puzzle, solution=solution)
