@@ -14,14 +14,21 @@ become ``|`` and ``-`` between squares of different groups:
 - ``kakuro``: every square is its own group; clue squares show ``D\A`` on
   the label line, black squares are filled with ``#``.
 
-Example, the 4x4 KenKen of issue 4 solved (first two rows)::
+Example, the 4x4 KenKen of issue 4 solved (``models/kenken-4x4-issue4.txt``)::
 
-    +-----------+-----+-----+
-    |2*         |7+         |
-    |  2     1  |  4     3  |
-    +     +-----+-----+-----+
-    |     |6*         |4    |
-    |  1  |  3     2  |  4  |
+    +-------+-------+
+    |2*     |7+     |
+    | 2   1 | 4   3 |
+    |   +---+---+---+
+    |   |6*     |4  |
+    | 1 | 3   2 | 4 |
+    +---+---+---+---+
+    |2-     |2- |2/ |
+    | 4   2 | 3 | 1 |
+    +-------+   |   |
+    |1-     |   |   |
+    | 3   4 | 1 | 2 |
+    +-------+---+---+
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ def render(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
         groups = _unit_groups(puzzle, "box ")
         labels = _marks(puzzle)
     texts = {cell: str(v) for cell, v in values.items()}
-    return _draw(puzzle.rows, puzzle.cols, groups, labels, texts, set())
+    return _draw(puzzle, groups, labels, texts, set())
 
 
 def _cage_groups(puzzle: Puzzle) -> tuple[dict[Cell, int], dict[Cell, str]]:
@@ -86,7 +93,7 @@ def _marks(puzzle: Puzzle) -> dict[Cell, str]:
         mark = {"diagonal": "\\", "anti-diagonal": "/", "window": "#"}.get(unit.name.split()[0])
         for cell in unit.cells if mark else ():
             marks[cell] = "X" if cell in marks and mark != "#" else mark
-    return {cell: mark.center(3) if mark != "#" else mark for cell, mark in marks.items()}
+    return marks
 
 
 def _kakuro(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
@@ -95,18 +102,18 @@ def _kakuro(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
     groups = {cell: k for k, cell in enumerate(positions)}
     black = {p for p in positions if p not in cells and p not in puzzle.labels}
     texts = {cell: str(v) for cell, v in values.items()}
-    return _draw(puzzle.rows, puzzle.cols, groups, dict(puzzle.labels), texts, black)
+    return _draw(puzzle, groups, dict(puzzle.labels), texts, black)
 
 
 def _draw(
-    rows: int,
-    cols: int,
+    puzzle: Puzzle,
     groups: Mapping[Cell, int],
     labels: Mapping[Cell, str],
     texts: Mapping[Cell, str],
     filled: set[Cell],
 ) -> str:
     """Squares two lines high, outlines between different groups, ``#`` for ``filled``."""
+    rows, cols, cells = puzzle.rows, puzzle.cols, set(puzzle.cells)
     width = max(3, *(len(t) + 2 for t in texts.values()), *(len(t) + 1 for t in labels.values()))
 
     def inside(cell: Cell) -> bool:
@@ -132,8 +139,10 @@ def _draw(
             return "#" * width
         label = labels.get(cell, "")
         if line == 0:
-            return "#" * width if label == "#" else label.ljust(width)
-        return texts.get(cell, "" if label and label != "#" else ".").center(width)
+            if label == "#":
+                return "#" * width
+            return label.center(width) if label in ("\\", "/", "X") else label.ljust(width)
+        return texts.get(cell, "." if cell in cells else "").center(width)
 
     out = []
     for r in range(rows + 1):

@@ -121,6 +121,18 @@ class Clue:
     down: int | None = None
     across: int | None = None
 
+    @classmethod
+    def parse(cls, text: str) -> Clue:
+        """The clue written ``D\\A`` (either side may be empty; ``\\`` alone is black).
+
+        Raises:
+            PuzzleError: not of that form, or a side that is not a number.
+        """
+        down, slash, across = text.partition("\\")
+        if not slash or not all(part == "" or part.isdigit() for part in (down, across)):
+            raise PuzzleError(f"expected a clue D\\A such as 6\\ or \\10 or 4\\3, got {text!r}")
+        return cls(int(down) if down else None, int(across) if across else None)
+
     def text(self) -> str:
         """``D\\A`` with empty sides left out, or ``x`` for a black square."""
         if self.down is None and self.across is None:
