@@ -109,7 +109,7 @@ def test_random_kenken_over_a_latin_square(data: st.DataObject, n: int) -> None:
     box=st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3)]),
     seed=st.integers(0, 10**6),
 )
-def test_random_sum_cages_over_a_solved_sudoku(
+def test_random_sum_cages_and_givens_over_a_solved_sudoku(
     data: st.DataObject, box: tuple[int, int], seed: int
 ) -> None:
     grid = solved_grid(box, seed)
@@ -118,6 +118,8 @@ def test_random_sum_cages_over_a_solved_sudoku(
     shapes = grow_cages(
         data.draw, n, 5, lambda cage, cell: value[cell] not in {value[c] for c in cage}
     )
-    puzzle = killer([(sum(value[c] for c in s), s) for s in shapes], size=n, box=box)
+    shown = data.draw(st.sets(st.integers(0, n * n - 1), max_size=n * n // 4))
+    givens = [v if i in shown else 0 for i, v in enumerate(grid)]
+    puzzle = killer([(sum(value[c] for c in s), s) for s in shapes], givens, box=box)
     assert_complete_agreement(puzzle, grid, limit=100)
     assert parse_variant(variant_text(puzzle)).cages == puzzle.cages

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import pytest
 from conftest import check_all, grid_of
 
+from cp_sudoku.backends import available, get_backend
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, Unit, is_solution
 from cp_sudoku.puzzles import sudoku
 from cp_sudoku.variants import Clue, jigsaw, kakuro, kenken, killer, windoku, x_sudoku
@@ -368,3 +369,14 @@ def test_givens_that_clash_on_a_diagonal_are_refused() -> None:
     assert sudoku(grid).givens == {(0, 0): 1, (2, 2): 1}  # fine without the diagonal
     with pytest.raises(PuzzleError, match=r"1 repeats at r1c1 and r3c3 in diagonal"):
         x_sudoku(grid)
+
+
+@pytest.mark.parametrize("name", available())
+def test_every_registered_back_end_on_the_small_variants(name: str) -> None:
+    for puzzle, solution in [
+        (kenken(4, KENKEN_4X4), grid_of("2143132442313412")),
+        (kakuro(KAKURO_SMALL), (2, 1, 3, 1, 4, 2, 1, 2)),
+    ]:
+        result = get_backend(name).solve(puzzle, limit=2)
+        assert result.status == "unique"
+        assert result.solutions == (solution,)
