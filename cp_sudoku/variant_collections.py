@@ -49,6 +49,8 @@ def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
         record = json.loads(text)
     except json.JSONDecodeError as error:
         raise PuzzleError(f"not JSON: {error.msg}", column=error.colno) from None
+    if not isinstance(record, dict):
+        raise PuzzleError("expected a JSON object with 'puzzle'")
     puzzle = _field(record, "puzzle", dict, "the record")
     n = _field(puzzle, "size", int, "puzzle")
     cages = []
@@ -68,9 +70,12 @@ def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
     solution = None
     if "solution" in puzzle:
         rows = _field(puzzle, "solution", list, "puzzle")
-        if len(rows) != n or any(not isinstance(r, list) or len(r) != n for r in rows):
-            raise PuzzleError(f"solution: expected {n} rows of {n} values")
-        solution = tuple(int(v) for row in rows for v in row)
+        if len(rows) != n or any(
+            not isinstance(row, list) or len(row) != n or not all(type(v) is int for v in row)
+            for row in rows
+        ):
+            raise PuzzleError(f"solution: expected {n} rows of {n} integers")
+        solution = tuple(v for row in rows for v in row)
     return kenken(n, cages, name=name), solution
 
 
@@ -102,7 +107,7 @@ def _xcsp3(text: str, name: str) -> Puzzle:
     try:
         record = json.loads(text)
     except json.JSONDecodeError as error:
-        raise PuzzleError(f"not JSON: {error.msg}", column=error.colno) from None
+        raise PuzzleError(f"not JSON: {error.msg}", line=error.lineno, column=error.colno) from None
     if not isinstance(record, dict):
         raise PuzzleError("expected a JSON object with nRows, nCols and clues")
     rows = _field(record, "nRows", int, "the record")

@@ -339,7 +339,7 @@ def _box(block: _Block, source: str) -> tuple[int, int] | None:
     return int(match.group(1)), int(match.group(2))
 
 
-def _tokens(number: int, line: str) -> list[tuple[int, str]]:
+def _tokens(line: str) -> list[tuple[int, str]]:
     """(column, token) of a grid row: by whitespace, else one per character."""
     body = line.replace("|", " ")
     if " " in body.strip() or "\t" in body.strip():
@@ -349,31 +349,22 @@ def _tokens(number: int, line: str) -> list[tuple[int, str]]:
     return [(offset + i + 1, ch) for i, ch in enumerate(stripped)]
 
 
-def _square_rows(
-    rows: list[tuple[int, str]], source: str
-) -> tuple[list[list[tuple[int, int, str]]], int]:
+def _square_rows(rows: list[tuple[int, str]], source: str) -> list[list[tuple[int, int, str]]]:
     """Rows of (line, column, token), separator lines skipped, checked to be n x n."""
-    grid = [
-        [(number, column, token) for column, token in _tokens(number, line)]
-        for number, line in rows
-        if not _SEPARATOR.match(line)
-    ]
-    n = len(grid)
-    for row in grid:
-        if len(row) != n:
-            number = row[0][0] if row else 0
+    kept = [(number, _tokens(line)) for number, line in rows if not _SEPARATOR.match(line)]
+    for number, tokens in kept:
+        if len(tokens) != len(kept):
             raise PuzzleError(
-                f"a grid of {n} rows needs {n} entries per row, got {len(row)}",
+                f"a grid of {len(kept)} rows needs {len(kept)} entries per row, got {len(tokens)}",
                 source=source,
                 line=number,
             )
-    return grid, n
+    return [[(number, column, token) for column, token in tokens] for number, tokens in kept]
 
 
 def _values(rows: list[tuple[int, str]], source: str) -> list[int]:
-    grid, _ = _square_rows(rows, source)
     values = []
-    for row in grid:
+    for row in _square_rows(rows, source):
         for number, column, token in row:
             if token in _BLANKS:
                 values.append(0)
@@ -390,8 +381,7 @@ def _values(rows: list[tuple[int, str]], source: str) -> list[int]:
 
 
 def _labels(rows: list[tuple[int, str]], source: str) -> list[str]:
-    grid, _ = _square_rows(rows, source)
-    return [token for row in grid for _, _, token in row]
+    return [token for row in _square_rows(rows, source) for _, _, token in row]
 
 
 def _kakuro_rows(rows: list[tuple[int, str]], source: str) -> list[list[Square]]:
