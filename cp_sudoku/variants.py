@@ -46,19 +46,16 @@ def killer(
     *,
     size: int = 9,
     box: tuple[int, int] | None = None,
-    distinct: bool = True,
     name: str = "",
 ) -> Puzzle:
     """A Killer Sudoku: Sudoku units plus sum cages with distinct digits.
 
     Args:
         cages: ``(sum, cells)`` pairs; together they must cover every cell
-            exactly once.
+            exactly once.  A one-cell cage gives its value (an ``=`` cage).
         grid: optional givens, ``n * n`` values row-major, 0 for a blank;
             without it the grid is ``size`` x ``size`` and empty.
         box: (rows, columns) of a box; default :func:`~cp_sudoku.puzzles.default_box`.
-        distinct: digits differ within a cage (the published rule); False
-            only to study what the rule adds.
 
     Raises:
         PuzzleError: a cage overlaps another or a cell is in no cage (naming
@@ -66,7 +63,7 @@ def killer(
     """
     base = sudoku(grid if grid is not None else [0] * (size * size), box, name=name)
     made = tuple(
-        Cage(tuple(cells), "+" if len(cells) > 1 else "=", target, distinct and len(cells) > 1)
+        Cage(tuple(cells), "+", target, True) if len(cells) > 1 else Cage(tuple(cells), "=", target)
         for target, cells in cages
     )
     puzzle = _extend(base, kind="killer", cages=made)
