@@ -7,12 +7,14 @@ is one line on stderr, never a traceback.
 Exit codes: 0 every puzzle is unique; 1 some puzzle has no solution or
 several; 2 bad input; 3 ``unknown`` (a limit stopped the search), a
 disagreement between back ends, or a verdict that contradicts a stated
-solution.  When several apply, the highest wins.
+solution.  When several apply, the highest wins.  A command whose output
+reader goes away (``| head``) stops with 141, as if stopped by SIGPIPE.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -21,7 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -56,6 +58,7 @@ from cp_sudoku.model import Puzzle, PuzzleError
 from cp_sudoku.puzzles import sudoku
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_BROKEN_PIPE = 128 + 13  # SIGPIPE
 _EXIT_OF_STATUS = {"unique": EXIT_OK, "multiple": EXIT_NOT_UNIQUE, "none": EXIT_NOT_UNIQUE}
 #: Statistics that measure the encoding rather than the search.
 ENCODING_STATS = ("variables", "clauses", "constraints")
@@ -105,7 +108,7 @@ def reading_options(command: F) -> F:
     )(command)
 
 
-def backend_options(*, limit: int, several: bool = True) -> Callable[[F], F]:
+def backend_options(*, limit: int) -> Callable[[F], F]:
     """``--backend``, ``--limit``, ``--time-limit``, ``--sat-solver``, ``--max-tries``."""
 
     def decorate(command: F) -> F:
@@ -114,10 +117,9 @@ def backend_options(*, limit: int, several: bool = True) -> Callable[[F], F]:
                 click.option(
                     "--backend",
                     "backends",
-                    multiple=several,
+                    multiple=True,
                     type=click.Choice(available()),
-                    help=f"Back end to run{' (repeatable)' if several else ''}; "
-                    f"default: {', '.join(DEFAULT_BACKENDS)}.",
+                    help=f"Back end to run (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
                 ),
                 click.option(
                     "--limit",
@@ -149,15 +151,18 @@ def backend_options(*, limit: int, several: bool = True) -> Callable[[F], F]:
 
 
 def _plan(
-    backends: tuple[str, ...] | str | None,
+    backends: tuple[str, ...],
     limit: int,
     time_limit: float | None,
     sat_solver: str | None,
     max_tries: int | None,
 ) -> Plan:
-    """The plan of the chosen back ends, each with the options meant for its family."""
-    if isinstance(backends, str):
-        backends = (backends,)
+    """The plan of the chosen back ends, each with the options meant for its family.
+
+    A family is the name before the first ``-``: ``--sat-solver`` goes to
+    ``sat`` and ``sat-naive``, ``--max-tries`` to ``backtrack`` and
+    ``backtrack-plain``.
+    """
     names = tuple(backends or DEFAULT_BACKENDS)
     families = {name: name.split("-")[0] for name in names}
     for flag, value, family in (
@@ -187,26 +192,32 @@ def _entries(
     target: str | None, box: tuple[int, int] | None, alphabet: Alphabet | None, format_: str | None
 ) -> Iterator[Entry]:
     """Puzzles from a file, from stdin (``-`` or nothing), or from the argument itself."""
-    options = {"box": box, "alphabet": alphabet, "format": format_}
     if target is None or target == "-":
-        return read_lines(sys.stdin, "<stdin>", **options)
+        return read_lines(sys.stdin, "<stdin>", box=box, alphabet=alphabet, format=format_)
     if Path(target).is_file():
-        return read_file(target, **options)
+        return read_file(target, box=box, alphabet=alphabet, format=format_)
     if "/" in target or re.search(r"\.[a-z][a-z0-9]{1,4}$", target):
         raise PuzzleError(f"no such file: {target}")
-    return read_text(target, "<argument>", **options)
+    return read_text(target, "<argument>", box=box, alphabet=alphabet, format=format_)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"cp-sudoku: error: {message}", err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 
 @contextmanager
 def _bad_input() -> Iterator[None]:
-    """Bad input anywhere inside: one line on stderr and exit code 2."""
+    """Bad input anywhere inside: one line on stderr and exit code 2.
+
+    When the reader of the output goes away (``check big.txt | head``) the
+    command stops quietly with 141, as a Unix tool stopped by SIGPIPE does.
+    """
     try:
         yield
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_BROKEN_PIPE)
     except PuzzleError as error:
         _fail(str(error))
     except UnicodeDecodeError as error:
@@ -371,13 +382,12 @@ def _ask_puzzle(box: tuple[int, int] | None, alphabet: Alphabet | None) -> Puzzl
             text = input(f"Row {len(rows) // n + 1}: ")
         except EOFError:
             _fail("the input ended before the puzzle was complete")
-        try:
-            if (
-                not rows
-                and len(text.replace("|", "").split()) in (1, n * n)
-                and len("".join(text.split())) == n * n
-            ):
+        if not rows:
+            try:  # a whole puzzle pasted on one line
                 return parse_line(text, box=shape, alphabet=alphabet, source="<terminal>")
+            except PuzzleError:
+                pass  # then it is the first row
+        try:
             values = parse_row(text, n, alphabet)
             sudoku(rows + values + [0] * (n * n - len(rows) - n), shape, alphabet=alphabet.stored)
         except PuzzleError as error:
@@ -450,7 +460,7 @@ def check(
                     _report(entry.label, verdict, outcome.mismatch, err)
                 summary.add(outcome)
                 advance()
-    summary.print(console, jobs)
+        summary.print(console, jobs)
     sys.exit(summary.code)
 
 
@@ -535,7 +545,7 @@ class _Summary:
 
     def __init__(self) -> None:
         self.statuses: Counter[str] = Counter()
-        self.seconds: Counter[str] = Counter()
+        self.seconds: dict[str, float] = {}
         self.slowest: dict[str, float] = {}
         self.mismatches = 0
         self.disagreements = 0
@@ -552,7 +562,7 @@ class _Summary:
         self.disagreements += not verdict.agree
         self.mismatches += outcome.mismatch is not None
         for name, result in verdict.results.items():
-            self.seconds[name] += result.seconds
+            self.seconds[name] = self.seconds.get(name, 0.0) + result.seconds
             self.slowest[name] = max(self.slowest.get(name, 0.0), result.seconds)
         self.code = max(self.code, _exit_code(verdict, outcome.mismatch))
 

@@ -667,7 +667,7 @@ def _stated_solution(text: str, puzzle: Puzzle) -> Grid:
     return tuple(values)
 
 
-def _column(header: list[str], names: Sequence[str]) -> int | None:
+def _column(header: Sequence[str], names: Sequence[str]) -> int | None:
     return next((header.index(name) for name in names if name in header), None)
 
 
