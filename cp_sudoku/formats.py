@@ -277,7 +277,7 @@ def _tokens(text: str) -> list[tuple[str, int]]:
 
 
 def _is_number(token: str) -> bool:
-    return token.isdigit() or token in "._"
+    return token.isdigit() or token in (".", "_")
 
 
 def _numbers_layout(tokens: list[tuple[str, int]], count: int | None) -> bool:
@@ -571,6 +571,7 @@ def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iter
                 yield raw
 
     columns: _CsvColumns | None = None
+    size: int | None = None
     for row in csv.reader(physical()):
         number, raw = last[0]
         if not any(field.strip() for field in row):
@@ -578,7 +579,10 @@ def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iter
         if columns is None:
             columns = _CsvColumns.of(row, _Where(source, number))
             continue
-        yield columns.entry(row, raw.rstrip("\r\n"), _Where(source, number), options)
+        entry = columns.entry(row, raw.rstrip("\r\n"), _Where(source, number), options, size)
+        if entry.puzzle is not None:
+            size = entry.puzzle.rows
+        yield entry
 
 
 @dataclass(frozen=True)
@@ -600,8 +604,10 @@ class _CsvColumns:
             )
         return cls(header, puzzle, _column(header, SOLUTION_COLUMNS))
 
-    def entry(self, row: list[str], text: str, where: _Where, options: ReadOptions) -> Entry:
-        """The entry of one data row; errors carry the column within the line."""
+    def entry(
+        self, row: list[str], text: str, where: _Where, options: ReadOptions, size: int | None
+    ) -> Entry:
+        """The entry of one data row (``size``: n of the rows before); columns within the line."""
         source, line = where.source or "", where.line or 0
         if len(row) <= self.puzzle:
             error = where.error(
@@ -611,7 +617,7 @@ class _CsvColumns:
             return Entry(source, line, text, error=error)
         try:
             puzzle = parse_line(
-                row[self.puzzle], box=options.box, alphabet=options.alphabet, line=line
+                row[self.puzzle], box=options.box, alphabet=options.alphabet, line=line, size=size
             )
         except PuzzleError as error:
             return Entry(

@@ -342,6 +342,13 @@ def test_sizes_mixed_in_one_file() -> None:
     )
 
 
+def test_sizes_mixed_in_one_csv() -> None:
+    found = entries(f"puzzle\n{EASTER}\n{TUTORIAL_4X4}\n")
+    assert str(found[1].error) == (
+        "f.txt:3: a 4x4 puzzle in a file of 9x9 puzzles: one file holds one size"
+    )
+
+
 def test_clash_between_givens_names_line_cells_and_unit() -> None:
     clash = ".99..5.1.85.4....2432......1...69.83.9.....6.62.71...9......1945....4.37.4.3..6.."
     found = entries(f"{EASTER}\n{clash}\n{EASTER}\n")
