@@ -49,6 +49,7 @@ import re
 import string
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain, islice
 from math import isqrt
 from pathlib import Path
@@ -127,14 +128,21 @@ class Alphabet:
             start = prev = symbol
         return "".join(runs)
 
+    @cached_property
+    def _values(self) -> dict[str, int]:
+        """Symbol -> value, lower-case letters included, blanks -> 0."""
+        table = {blank: 0 for blank in self.blanks}
+        for value, symbol in enumerate(self.symbols, start=1):
+            table[symbol] = table[symbol.lower()] = value
+        return table
+
     def value(self, token: str) -> int | None:
         """The value a symbol (or number) stands for: 0 for a blank, None if invalid."""
-        if token in self.blanks:
-            return 0
         if self.numbers:
+            if token in self.blanks:
+                return 0
             return int(token) if token.isdigit() and int(token) > 0 else None
-        index = self.symbols.find(token.upper() if token.isalpha() else token)
-        return index + 1 if index >= 0 and len(token) == 1 else None
+        return self._values.get(token)
 
     def symbol(self, value: int) -> str:
         """How value ``value`` (``0`` for a blank) is written."""
