@@ -1,0 +1,165 @@
+"""Showing puzzles and results: pretty grids, side by side, and JSON records.
+
+The pretty grid draws the puzzle's ``rows`` x ``cols`` positions, one text
+per position, in the puzzle's alphabet (:func:`cp_sudoku.formats.alphabet_of`):
+a value, ``.`` for an empty cell, and for a position that is not a cell its
+label (``Puzzle.labels``: Kakuro clue and black squares).  When the puzzle
+has a box shape, ``|`` separates the boxes of a band and a line of ``-`` and
+``+`` separates the bands, as puzzle books print them::
+
+    5 3 . | . 7 . | . . .
+    6 . . | 1 9 5 | . . .
+    . 9 8 | . . . | . 6 .
+    ------+-------+------
+
+The line reader of :mod:`cp_sudoku.formats` reads these grids back.
+
+Extending: the texts of the positions come from ``CELL_TEXTS[puzzle.kind]``
+(default :func:`cell_texts`), a function ``(puzzle, grid) -> {position:
+text}``; a variant that shows more (KenKen cage targets, say) registers its
+own function there, and :func:`layout` pads and separates whatever texts it
+gets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from cp_sudoku.backends.base import Result
+from cp_sudoku.crosscheck import Verdict
+from cp_sudoku.formats import Entry, alphabet_of, grid_string
+from cp_sudoku.model import Cell, Puzzle
+
+CellTexts = Callable[[Puzzle, "Sequence[int] | None"], dict[Cell, str]]
+
+
+def cell_texts(puzzle: Puzzle, grid: Sequence[int] | None = None) -> dict[Cell, str]:
+    """Position -> text for every position of the ``rows`` x ``cols`` grid.
+
+    Values come from ``grid`` (one per cell, ``Puzzle.cells`` order; ``0``
+    for empty) or, without it, from the givens.
+    """
+    alphabet = alphabet_of(puzzle)
+    if grid is None:
+        values: Mapping[Cell, int] = puzzle.givens
+    else:
+        values = dict(zip(puzzle.cells, grid, strict=True))
+    cells = set(puzzle.cells)
+    return {
+        (r, c): alphabet.symbol(values.get((r, c), 0))
+        if (r, c) in cells
+        else puzzle.labels.get((r, c), "")
+        for r in range(puzzle.rows)
+        for c in range(puzzle.cols)
+    }
+
+
+#: puzzle.kind -> the function giving each position's text; :func:`cell_texts` otherwise.
+CELL_TEXTS: dict[str, CellTexts] = {}
+
+
+def layout(puzzle: Puzzle, texts: Mapping[Cell, str]) -> list[str]:
+    """The grid's lines: texts right-aligned to one width, box separators when boxed."""
+    width = max((len(t) for t in texts.values()), default=1)
+    band, stack = puzzle.box or (puzzle.rows, puzzle.cols)
+    lines: list[str] = []
+    for r in range(puzzle.rows):
+        if r and r % band == 0:
+            lines.append(_separator(lines[-1]))
+        groups = [
+            " ".join(
+                texts[(r, c)].rjust(width) for c in range(start, min(start + stack, puzzle.cols))
+            )
+            for start in range(0, puzzle.cols, stack)
+        ]
+        lines.append(" | ".join(groups))
+    return lines
+
+
+def _separator(row: str) -> str:
+    """``------+-------+------`` under a row ``5 3 . | . 7 . | . . .``."""
+    return "".join("+" if ch == "|" else "-" for ch in row)
+
+
+def render_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
+    """The pretty grid of ``puzzle`` (its givens, or the full ``grid``)."""
+    texts = CELL_TEXTS.get(puzzle.kind, cell_texts)(puzzle, grid)
+    return "\n".join(layout(puzzle, texts))
+
+
+def side_by_side(
+    puzzle: Puzzle,
+    grid: Sequence[int] | None,
+    *,
+    headings: tuple[str, str] = ("Puzzle", "Solution"),
+    gap: int = 4,
+) -> str:
+    """The puzzle on the left and ``grid`` on the right, each under its heading.
+
+    Without ``grid`` only the puzzle is shown, under the first heading.
+    """
+    left = render_grid(puzzle).splitlines()
+    if grid is None:
+        return "\n".join([headings[0], *left])
+    right = render_grid(puzzle, grid).splitlines()
+    width = max(len(line) for line in [headings[0], *left]) + gap
+    pairs = zip([headings[0], *left], [headings[1], *right], strict=True)
+    return "\n".join(f"{a.ljust(width)}{b}".rstrip() for a, b in pairs)
+
+
+def format_count(value: float) -> str:
+    """Thousands separated: ``4208`` -> ``4,208``."""
+    return f"{value:,}"
+
+
+def format_stats(stats: Mapping[str, int]) -> str:
+    """``tries 4,208, backtracks 4,115`` from a back end's statistics."""
+    return ", ".join(f"{name.replace('_', ' ')} {format_count(v)}" for name, v in stats.items())
+
+
+def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) -> dict[str, Any]:
+    """The JSON object of one checked puzzle (one line of ``check --json``).
+
+    Keys: ``source``, ``line``, ``status``, ``solution`` (in the puzzle's
+    alphabet, or null), ``agree``, ``disagreements``, ``matches_stated``
+    (null when the source states no solution) and ``backends``: name ->
+    ``status``, ``seconds``, ``solutions`` (count) and the back end's own
+    statistics.
+    """
+    alphabet = entry.puzzle.alphabet if entry.puzzle else None
+    return {
+        "source": entry.source,
+        "line": entry.line,
+        "status": verdict.status,
+        "solution": grid_string(verdict.solution, alphabet) if verdict.solution else None,
+        "agree": verdict.agree,
+        "disagreements": list(verdict.disagreements),
+        "matches_stated": None if entry.solution is None else mismatch is None,
+        "backends": {name: result_record(result) for name, result in verdict.results.items()},
+    }
+
+
+def result_record(result: Result) -> dict[str, Any]:
+    """One back end's part of a JSON record: status, seconds, solutions, statistics."""
+    return {
+        "status": result.status,
+        "seconds": round(result.seconds, 6),
+        "solutions": len(result.solutions),
+        **result.stats,
+    }
+
+
+def error_record(entry: Entry) -> dict[str, Any]:
+    """The JSON object of an entry that could not be read: status ``invalid`` and the error."""
+    return {
+        "source": entry.source,
+        "line": entry.line,
+        "status": "invalid",
+        "solution": None,
+        "agree": None,
+        "disagreements": [],
+        "matches_stated": None,
+        "error": str(entry.error),
+        "backends": {},
+    }

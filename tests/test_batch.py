@@ -1,0 +1,112 @@
+"""The batch runner: input order kept, several processes, bounded memory, stated solutions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import cycle, islice
+from pathlib import Path
+
+from conftest import lines
+
+from cp_sudoku.batch import Outcome, Plan, check_entries, stated_mismatch
+from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.formats import Entry, parse_line, read_text
+
+ANTI_BACKTRACK = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
+EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+EASTER_SOLUTION = tuple(
+    int(ch)
+    for ch in "174385962293467158586192734451923876928674315367851249719548623635219487842736591"
+)
+
+
+def summary(outcome: Outcome) -> tuple:
+    """What must not depend on the number of processes (everything but the times)."""
+    verdict = outcome.verdict
+    if verdict is None:
+        return (outcome.entry.line, str(outcome.entry.error))
+    return (
+        outcome.entry.line,
+        verdict.status,
+        verdict.solution,
+        verdict.solutions,
+        tuple((name, r.status, r.solutions) for name, r in verdict.results.items()),
+    )
+
+
+def test_two_processes_give_the_same_outcomes_in_input_order(data: Path) -> None:
+    text = lines(data / "sudoku" / "royle-17clue.txt", 20, step=997)
+    text += lines(data / "sudoku" / "serg-benchmark-multi.txt", 5)
+    text[3] = text[3][:-1]  # a bad line in the middle
+    text[11] = text[11].replace("0", "x", 1)
+    source = "\n".join(text)
+    one = [summary(o) for o in check_entries(read_text(source), Plan(), jobs=1)]
+    two = [summary(o) for o in check_entries(read_text(source), Plan(), jobs=2, chunk=3)]
+    assert one == two
+    assert [row[0] for row in two] == list(range(1, 26))
+    statuses = [row[1] for row in two if len(row) > 2]
+    assert statuses == ["unique"] * 18 + ["multiple"] * 5
+    assert "expected n*n symbols" in two[3][1] and "unexpected symbol 'x'" in two[11][1]
+
+
+def test_results_stream_without_reading_the_whole_input() -> None:
+    """An endless source: outcomes still come, and only a bounded window is read ahead."""
+    consumed = 0
+    puzzle = parse_line("......122..4.4..")
+
+    def endless() -> Iterator[Entry]:
+        nonlocal consumed
+        for number in cycle([1]):
+            consumed += 1
+            yield Entry("endless", consumed + number - 1, "", puzzle=puzzle)
+
+    jobs, chunk = 2, 4
+    first = list(islice(check_entries(endless(), Plan(("sat",)), jobs=jobs, chunk=chunk), 40))
+    assert [o.entry.line for o in first] == list(range(1, 41))
+    assert all(o.verdict and o.verdict.status == "unique" for o in first)
+    assert consumed <= 40 + 4 * jobs * chunk + chunk
+
+
+def test_bad_entries_pass_through_without_a_verdict() -> None:
+    found = list(check_entries(read_text("......122..4.4..\n..x.\n"), Plan(("sat",))))
+    assert found[0].verdict is not None and found[0].verdict.status == "unique"
+    assert found[1].verdict is None and found[1].entry.error is not None
+
+
+def test_back_end_options_reach_the_back_end() -> None:
+    plan = Plan(("backtrack-plain",), {"backtrack-plain": {"max_tries": 10}})
+    [outcome] = check_entries(read_text(ANTI_BACKTRACK), plan)
+    assert outcome.verdict is not None and outcome.verdict.status == "unknown"
+    assert outcome.verdict.results["backtrack-plain"].stats["tries"] in (10, 11)  # stops at the cap
+
+
+def test_stated_solution_that_agrees() -> None:
+    puzzle = parse_line(EASTER)
+    verdict = crosscheck(puzzle, ["sat"])
+    assert stated_mismatch(puzzle, verdict, EASTER_SOLUTION) is None
+
+
+def test_stated_solution_that_breaks_a_rule() -> None:
+    puzzle = parse_line(EASTER)
+    wrong = (2, *EASTER_SOLUTION[1:])
+    message = stated_mismatch(puzzle, crosscheck(puzzle, ["sat"]), wrong)
+    assert message is not None and message.startswith("the stated solution is not a solution: ")
+
+
+def test_stated_solution_against_each_verdict() -> None:
+    """A puzzle with exactly two solutions; each stated solution is valid."""
+    text = "349618572782359...651742389273895...195476238864231957527164893918523764436987125"
+    puzzle = parse_line(text)
+    verdict = crosscheck(puzzle, ["sat"])
+    assert verdict.status == "multiple" and len(verdict.solutions) == 2
+    first, other = verdict.solutions
+    assert stated_mismatch(puzzle, verdict, other) is None  # one of several: no contradiction
+    # A verdict that claims one solution while the source states another valid one:
+    claimed = replace(verdict, status="unique", solution=first, solutions=(first,))
+    message = stated_mismatch(puzzle, claimed, other)
+    assert message is not None and message.startswith("the stated solution differs at r")
+    nothing = replace(verdict, status="none", solution=None, solutions=())
+    assert stated_mismatch(puzzle, nothing, other) == (
+        "the stated solution is valid, but the verdict is none"
+    )

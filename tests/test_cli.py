@@ -1,0 +1,362 @@
+"""The command line: exit codes (as a subprocess), every command's output, interactive entry."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import lines
+
+from cp_sudoku.cli import main
+
+TUTORIAL_4X4 = "......122..4.4.."
+THREE_SOLUTIONS = "34..12.....3...."
+ANTI_BACKTRACK = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
+MULTIPLE = ".....6....59.....82....8....45........3........6..3.54...325..6.................."
+EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+EASTER_SOLUTION = (
+    "174385962293467158586192734451923876928674315367851249719548623635219487842736591"
+)
+COMMANDS = ["solve", "check", "count", "compare", "export"]
+
+
+def run(*args: str, stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``cp-sudoku ARGS`` in a fresh process."""
+    return subprocess.run(
+        [sys.executable, "-m", "cp_sudoku.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"},
+    )
+
+
+def invoke(*args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, list(args), input=stdin, env={"COLUMNS": "200"})
+
+
+# --- Exit codes, as a subprocess -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        ((TUTORIAL_4X4,), 0),
+        ((THREE_SOLUTIONS,), 1),
+        (("..x.",), 2),
+        (("no-such-file.txt",), 2),
+        ((ANTI_BACKTRACK, "--backend", "backtrack-plain", "--max-tries", "10"), 3),
+        ((ANTI_BACKTRACK, "--backend", "backtrack-plain", "--time-limit", "0.001"), 3),
+    ],
+)
+def test_check_exit_codes(args: tuple[str, ...], code: int) -> None:
+    done = run("check", *args, "--jobs", "1")
+    assert done.returncode == code, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_bad_input_is_one_line_without_traceback() -> None:
+    done = run("check", "..x.", "--jobs", "1")
+    assert done.stdout == ""
+    assert done.stderr.splitlines()[0] == (
+        "cp-sudoku: error: <argument>:1:3: unexpected symbol 'x': expected 1-2 or a blank (. 0 _)"
+    )
+    done = run("solve", "no-such-file.txt")
+    assert done.returncode == 2
+    assert done.stderr == "cp-sudoku: error: no such file: no-such-file.txt\n"
+
+
+def test_highest_exit_code_wins_and_other_puzzles_still_run(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text(f"{EASTER}\n{EASTER[:-1]}\n{MULTIPLE}\n")
+    done = run("check", str(path), "--jobs", "1")
+    assert done.returncode == 2
+    assert f"{path}:1  unique" in done.stdout
+    assert f"{path}:3  multiple" in done.stdout
+    assert f"cp-sudoku: error: {path}:2:81: expected n*n symbols" in done.stderr
+
+
+# --- Help, version, options ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    result = invoke(command, "--help")
+    assert result.exit_code == 0
+    assert "Example" in result.output and f"cp-sudoku {command}" in result.output
+
+
+def test_version() -> None:
+    result = invoke("--version")
+    assert result.exit_code == 0 and re.fullmatch(r"cp-sudoku, version \S+\n", result.output)
+
+
+def test_option_for_a_back_end_that_is_not_chosen() -> None:
+    result = invoke("check", TUTORIAL_4X4, "--backend", "cpsat", "--sat-solver", "cadical195")
+    assert result.exit_code == 2
+    assert "--sat-solver applies to the sat back ends" in result.output
+
+
+def test_unknown_sat_solver_is_bad_input() -> None:
+    result = invoke("check", TUTORIAL_4X4, "--backend", "sat", "--sat-solver", "nosuch")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("cp-sudoku: error: ") and "nosuch" in result.stderr
+
+
+# --- solve ---------------------------------------------------------------------------------
+
+
+def test_solve_example_reads_like_the_tutorial() -> None:
+    result = invoke("solve", "--example", "--backend", "backtrack-plain")
+    assert result.exit_code == 0
+    out = result.stdout.splitlines()
+    assert out[0].split() == ["Puzzle", "Solution"]
+    assert out[1] == "5 3 . | . 7 . | . . .    5 3 4 | 6 7 8 | 9 1 2"
+    assert "Solved in 4,208 tries." in out
+    assert "Unique: exactly one solution." in out
+
+
+def test_solve_shows_time_and_effort_for_the_other_back_ends() -> None:
+    result = invoke("solve", EASTER, "--backend", "sat", "--backend", "cpsat")
+    assert result.exit_code == 0
+    assert re.search(
+        r"^  sat: unique in [\d.]+ ms \(variables \d+, clauses [\d,]+", result.stdout, re.M
+    )
+    assert re.search(r"^  cpsat: unique in [\d.,]+ ms \(branches [\d,]+", result.stdout, re.M)
+
+
+def test_solve_large_grid_in_its_alphabet(data: Path) -> None:
+    path = data / "sudoku-large" / "sudoku16x16_hard.txt"
+    refused = invoke("solve", str(path), "--backend", "sat")
+    assert refused.exit_code == 2 and "--alphabet" in refused.stderr
+    result = invoke("solve", str(path), "--backend", "sat", "--alphabet", "0-9A-F")
+    assert result.exit_code == 0
+    assert result.stdout.count("Unique: exactly one solution.") == 3
+    first_row = result.stdout.splitlines()[2]  # after the label and the headings
+    assert first_row.startswith("A . . 0 | 5 . 9 2 | . . C . | D . . .")
+
+
+def test_solve_multiple_and_none() -> None:
+    multiple = invoke("solve", THREE_SOLUTIONS, "--backend", "sat")
+    assert multiple.exit_code == 1
+    assert "Multiple: at least 2 solutions; one is shown." in multiple.stdout
+    none = ".876543212........3........4........5........6........7........8........9........"
+    result = invoke("solve", none, "--backend", "sat")
+    assert result.exit_code == 1
+    assert "None: the puzzle has no solution." in result.stdout
+
+
+# --- count, compare, export ----------------------------------------------------------------
+
+
+def test_count_exact_and_stopped_at_the_limit() -> None:
+    exact = invoke("count", THREE_SOLUTIONS, "--limit", "10")
+    assert exact.exit_code == 1
+    assert exact.stdout == "3 solutions (exact: the search finished)\n"
+    stopped = invoke("count", THREE_SOLUTIONS, "--limit", "2", "--backend", "sat")
+    assert stopped.stdout == "at least 2 solutions (stopped at the limit 2; raise --limit)\n"
+    unique = invoke("count", TUTORIAL_4X4)
+    assert (unique.exit_code, unique.stdout) == (0, "1 solution (exact: the search finished)\n")
+
+
+def test_count_the_empty_4x4_as_json() -> None:
+    result = invoke("count", "." * 16, "--limit", "1000", "--backend", "sat", "--json")
+    record = json.loads(result.stdout)
+    assert (record["count"], record["exact"], record["limit"]) == (288, True, 1000)
+    assert record["backends"]["sat"]["complete"] is True
+
+
+def test_compare_has_one_row_per_back_end() -> None:
+    result = invoke("compare", EASTER)
+    assert result.exit_code == 0
+    rows = {line.split()[1]: line for line in result.stdout.splitlines() if "│ unique" in line}
+    assert set(rows) == {"cpsat", "sat", "backtrack"}
+    assert "conflicts" in rows["sat"] and "clauses" in rows["sat"]
+    assert "constraints" in rows["cpsat"]
+    assert "tries" in rows["backtrack"]
+
+
+def test_compare_sums_over_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "two.txt"
+    path.write_text(f"{EASTER}\n{ANTI_BACKTRACK}\n")
+    result = invoke("compare", str(path), "--backend", "sat")
+    assert result.exit_code == 0
+    assert "2 unique" in result.stdout
+
+
+def test_export_dimacs_with_variable_map(tmp_path: Path) -> None:
+    out = tmp_path / "tutorial.cnf"
+    result = invoke(
+        "export", TUTORIAL_4X4, "--to", "dimacs", "--encoding", "extended", "-o", str(out)
+    )
+    assert result.exit_code == 0
+    text = out.read_text().splitlines()
+    assert text[0].startswith("c cp_sudoku direct encoding")
+    assert "c 1 r1c1 = 1" in text
+    header = next(line for line in text if line.startswith("p cnf"))
+    variables, clauses = map(int, header.split()[2:])
+    body = [line for line in text if not line.startswith(("c", "p"))]
+    assert len(body) == clauses and all(line.endswith(" 0") for line in body)
+    assert variables == 64
+
+
+def test_export_cpsat_text_proto() -> None:
+    result = invoke("export", TUTORIAL_4X4, "--to", "cpsat")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("variables {")
+    assert 'name: "r1c1"' in result.stdout
+
+
+def test_export_needs_exactly_one_puzzle(tmp_path: Path) -> None:
+    path = tmp_path / "two.txt"
+    path.write_text(f"{EASTER}\n{EASTER}\n")
+    result = invoke("export", str(path), "--to", "dimacs")
+    assert result.exit_code == 2
+    assert f"export takes one puzzle; {path} holds 2" in result.stderr
+
+
+# --- check ---------------------------------------------------------------------------------
+
+
+def test_check_json_lines_with_the_documented_keys() -> None:
+    result = invoke("check", "-", "--json", "--jobs", "1", stdin=f"{EASTER}\n..x.\n")
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["unique", "invalid"]
+    first = records[0]
+    assert first["solution"] == EASTER_SOLUTION and first["agree"] is True
+    assert set(first["backends"]) == {"cpsat", "sat", "backtrack"}
+    assert all({"status", "seconds"} <= set(b) for b in first["backends"].values())
+    assert result.exit_code == 2
+
+
+def test_check_csv_reports_a_stated_solution_that_disagrees(tmp_path: Path) -> None:
+    wrong = EASTER_SOLUTION[:-2] + EASTER_SOLUTION[-1] + EASTER_SOLUTION[-2]
+    path = tmp_path / "kaggle.csv"
+    path.write_text(f"quizzes,solutions\n{EASTER},{EASTER_SOLUTION}\n{EASTER},{wrong}\n")
+    result = invoke("check", str(path), "--json", "--jobs", "1")
+    assert result.exit_code == 3
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["matches_stated"] for r in records] == [True, False]
+    assert f"cp-sudoku: MISMATCH at {path}:3: the stated solution is not a solution" in (
+        result.stderr
+    )
+
+
+def test_jobs_2_output_is_in_input_order_and_equals_jobs_1(data: Path, tmp_path: Path) -> None:
+    text = lines(data / "sudoku" / "magictour-top1465.txt", 30, step=41)
+    text[7] = text[7] + "."
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(text) + "\n")
+
+    def without_times(output: str) -> list[list[str]]:
+        return [line.split()[:3] for line in output.splitlines()]
+
+    one = invoke("check", str(path), "--jobs", "1")
+    two = invoke("check", str(path), "--jobs", "2")
+    assert one.exit_code == two.exit_code == 2
+    assert without_times(one.stdout) == without_times(two.stdout)
+    assert [row[0] for row in without_times(two.stdout)] == [
+        f"{path}:{n}" for n in range(1, 31) if n != 8
+    ]
+
+
+def test_a_thousand_puzzles_end_to_end(data: Path, tmp_path: Path) -> None:
+    text = lines(data / "sudoku" / "royle-17clue.txt", 990, step=47)
+    text += lines(data / "sudoku" / "serg-benchmark-multi.txt", 10, step=997)
+    path = tmp_path / "thousand.txt"
+    path.write_text("# 990 unique, then 10 with several solutions\n" + "\n".join(text) + "\n")
+    done = run("check", str(path), "--json", "--jobs", "2")
+    assert done.returncode == 1, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["line"] for r in records] == list(range(2, 1002))
+    assert Counter(r["status"] for r in records) == {"unique": 990, "multiple": 10}
+    assert all(r["agree"] for r in records)
+    table = dict(re.findall(r"^\W*(unique|multiple|total)\W+([\d,]+)", done.stderr, re.M))
+    assert table == {"unique": "990", "multiple": "10", "total": "1,000"}
+    assert "1,000 puzzles in" in done.stderr
+
+
+# --- Interactive entry ---------------------------------------------------------------------
+
+
+class Terminal:
+    """``cp-sudoku ARGS`` on a pseudo-terminal: type lines, read until a marker."""
+
+    def __init__(self, *args: str) -> None:
+        self.fd, child = pty.openpty()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cp_sudoku.cli", *args],
+            stdin=child,
+            stdout=child,
+            stderr=child,
+            close_fds=True,
+        )
+        os.close(child)
+        self.seen = ""
+
+    def until(self, marker: str, timeout: float = 60) -> str:
+        """Everything shown up to and including ``marker``."""
+        deadline = time.monotonic() + timeout
+        while marker not in self.seen and time.monotonic() < deadline:
+            if select.select([self.fd], [], [], 0.2)[0]:
+                try:
+                    self.seen += os.read(self.fd, 4096).decode()
+                except OSError:  # the program closed the terminal
+                    break
+        assert marker in self.seen, self.seen
+        end = self.seen.index(marker) + len(marker)
+        shown, self.seen = self.seen[:end], self.seen[end:]
+        return shown
+
+    def type(self, line: str) -> None:
+        os.write(self.fd, line.encode() + b"\n")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.fd)
+
+
+def test_interactive_entry_through_a_pseudo_terminal() -> None:
+    terminal = Terminal("solve", "--box", "2x2", "--backend", "sat")
+    try:
+        terminal.until("Row 1: ")
+        terminal.type("....")
+        terminal.until("Row 2: ")
+        terminal.type(". . 1 2 3")  # one symbol too many
+        hint = terminal.until("Row 2: ")
+        assert "That row does not fit: column 9: a row has 4 symbols, got 5." in hint
+        terminal.type(". . | 1 2")
+        terminal.until("Row 3: ")
+        terminal.type("2..4")
+        terminal.until("Row 4: ")
+        terminal.type(".4..")
+        shown = terminal.until("Unique: exactly one solution.")
+        assert ". . | 1 2    4 3 | 1 2" in shown
+        assert terminal.process.wait(timeout=30) == 0
+    finally:
+        terminal.close()
+
+
+def test_interactive_entry_accepts_a_whole_puzzle_on_one_line() -> None:
+    terminal = Terminal("solve", "--backend", "sat")
+    try:
+        terminal.until("Row 1: ")
+        terminal.type(EASTER)
+        shown = terminal.until("Unique: exactly one solution.")
+        assert "1 . . | . . . | . . 2    1 7 4 | 3 8 5 | 9 6 2" in shown
+        assert terminal.process.wait(timeout=30) == 0
+    finally:
+        terminal.close()
