@@ -14,11 +14,9 @@ has a box shape, ``|`` separates the boxes of a band and a line of ``-`` and
 
 The line reader of :mod:`cp_sudoku.formats` reads these grids back.
 
-Extending: the texts of the positions come from ``CELL_TEXTS[puzzle.kind]``
-(default :func:`cell_texts`), a function ``(puzzle, grid) -> {position:
-text}``; a variant that shows more (KenKen cage targets, say) registers its
-own function there, and :func:`layout` pads and separates whatever texts it
-gets.
+Extending: a kind that shows more registers a renderer ``(puzzle, grid) ->
+text`` in ``RENDERERS[puzzle.kind]``; the variants (KenKen cage targets,
+Kakuro clues, jigsaw outlines) are drawn by :mod:`cp_sudoku.variant_display`.
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.formats import Entry, alphabet_of, grid_string
 from cp_sudoku.model import Cell, Puzzle
 
-CellTexts = Callable[[Puzzle, "Sequence[int] | None"], dict[Cell, str]]
+Renderer = Callable[[Puzzle, "Sequence[int] | None"], str]
 
 
 def cell_texts(puzzle: Puzzle, grid: Sequence[int] | None = None) -> dict[Cell, str]:
@@ -55,8 +53,16 @@ def cell_texts(puzzle: Puzzle, grid: Sequence[int] | None = None) -> dict[Cell, 
     }
 
 
-#: puzzle.kind -> the function giving each position's text; :func:`cell_texts` otherwise.
-CELL_TEXTS: dict[str, CellTexts] = {}
+def _variant(puzzle: Puzzle, grid: Sequence[int] | None) -> str:
+    from cp_sudoku.variant_display import render  # it draws cage outlines and targets
+
+    return render(puzzle, grid)
+
+
+#: puzzle.kind -> its own renderer; the boxed grid of :func:`layout` otherwise.
+RENDERERS: dict[str, Renderer] = {
+    kind: _variant for kind in ("killer", "kenken", "kakuro", "jigsaw", "x-sudoku", "windoku")
+}
 
 
 def layout(puzzle: Puzzle, texts: Mapping[Cell, str]) -> list[str]:
@@ -83,9 +89,14 @@ def _separator(row: str) -> str:
 
 
 def render_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
-    """The pretty grid of ``puzzle`` (its givens, or the full ``grid``)."""
-    texts = CELL_TEXTS.get(puzzle.kind, cell_texts)(puzzle, grid)
-    return "\n".join(layout(puzzle, texts))
+    """The pretty grid of ``puzzle`` (its givens, or the full ``grid``).
+
+    A kind in :data:`RENDERERS` (the variants: cage targets, Kakuro clues,
+    region outlines) is drawn by its renderer.
+    """
+    if puzzle.kind in RENDERERS:
+        return RENDERERS[puzzle.kind](puzzle, grid)
+    return "\n".join(layout(puzzle, cell_texts(puzzle, grid)))
 
 
 def side_by_side(

@@ -15,6 +15,10 @@ Formats (``READERS``; detected by :func:`detect_format` unless named):
     lines made of ``-`` and ``+`` are skipped, so the pretty grids of
     :mod:`cp_sudoku.display` read back in.  Several grids may follow each
     other, blank lines between them.
+``variant``, ``arithmatrix``, ``xcsp3``, ``kuso``
+    Killer, KenKen, Kakuro, jigsaw, X-Sudoku and Windoku: the ``kind:``
+    text format and the shared KenKen/Kakuro collections, read by
+    :mod:`cp_sudoku.variant_formats` (the last three from a file path).
 ``csv``
     A header row naming a puzzle column (``quizzes``, ``quiz``, ``puzzle``,
     ``puzzles``) and optionally a solution column (``solutions``,
@@ -685,11 +689,47 @@ def _column(header: Sequence[str], names: Sequence[str]) -> int | None:
     return next((header.index(name) for name in names if name in header), None)
 
 
+def _variant_text(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
+    from cp_sudoku.variant_formats import read_variant_lines  # it imports this module
+
+    return read_variant_lines(lines, source)
+
+
+def _variant_collection(name: str) -> Reader:
+    """A reader for a shared variant collection, which is read from its file path."""
+
+    def read(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
+        from cp_sudoku.variant_formats import read_path  # it imports this module
+
+        if not Path(source).is_file():
+            raise PuzzleError(f"the {name} format is read from a file, not from {source}")
+        return read_path(source, name)
+
+    return read
+
+
 READERS: dict[str, Reader] = {
     "line": line_entries,
     "grid": grid_entries,
     "csv": csv_entries,
+    "variant": _variant_text,
+    "arithmatrix": _variant_collection("arithmatrix"),
+    "xcsp3": _variant_collection("xcsp3"),
+    "kuso": _variant_collection("kuso"),
 }
+
+
+def _sniff_variant(head: Sequence[str], source: str) -> str | None:
+    """The variant formats of :mod:`cp_sudoku.variant_formats`: a ``kind:`` line first,
+    or (for a file) a shared KenKen/Kakuro collection."""
+    first = next((line for line in head if not _skipped(line)), "")
+    if first.split(":", 1)[0].strip().lower() == "kind" and ":" in first:
+        return "variant"
+    if Path(source).is_file():
+        from cp_sudoku.variant_formats import sniff  # it imports this module
+
+        return sniff(source)
+    return None
 
 
 def _sniff_csv(head: Sequence[str], source: str) -> str | None:
@@ -701,7 +741,7 @@ def _sniff_csv(head: Sequence[str], source: str) -> str | None:
 
 
 #: Format sniffers, tried in order; each returns a format name only when certain.
-SNIFFERS: list[Sniffer] = [_sniff_csv]
+SNIFFERS: list[Sniffer] = [_sniff_variant, _sniff_csv]
 
 
 def detect_format(head: Sequence[str], source: str = "<input>") -> str:

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.display import (
-    CELL_TEXTS,
+    RENDERERS,
     cell_texts,
     error_record,
+    layout,
     render_grid,
     side_by_side,
     verdict_record,
 )
-from cp_sudoku.formats import Entry, grid_string, parse_line
+from cp_sudoku.formats import Entry, grid_string, parse_line, read_file
 from cp_sudoku.model import Puzzle, PuzzleError, Unit
 from cp_sudoku.puzzles import generated_sudoku, solved_grid
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
 
 TUTORIAL_4X4 = "......122..4.4.."
 SOLUTION_4X4 = (1, 2, 4, 3, 4, 3, 1, 2, 2, 1, 3, 4, 3, 4, 2, 1)
@@ -90,16 +94,24 @@ def test_positions_that_are_not_cells_show_their_label() -> None:
     assert render_grid(puzzle, (7, 1, 3, 1)) == " #  7  1\n4\\  3  1"
 
 
-def test_a_kind_can_register_its_own_cell_texts() -> None:
-    def starred(puzzle: Puzzle, grid: object) -> dict:
+def test_a_kind_can_register_its_own_renderer() -> None:
+    def starred(puzzle: Puzzle, grid: object) -> str:
         texts = cell_texts(puzzle, grid)  # type: ignore[arg-type]
-        return {pos: text + "*" if pos in puzzle.givens else text for pos, text in texts.items()}
+        marked = {p: t + "*" if p in puzzle.givens else t for p, t in texts.items()}
+        return "\n".join(layout(puzzle, marked))
 
-    CELL_TEXTS["kakuro-like"] = starred
+    RENDERERS["kakuro-like"] = starred
     try:
         assert render_grid(kakuro_like()) == " # 7*  .\n4\\  .  ."
     finally:
-        del CELL_TEXTS["kakuro-like"]
+        del RENDERERS["kakuro-like"]
+
+
+def test_variants_are_drawn_with_their_cages() -> None:
+    (entry,) = read_file(MODELS / "kenken-4x4-issue4.txt")
+    assert entry.puzzle is not None
+    drawn = render_grid(entry.puzzle)
+    assert "2*" in drawn and "7+" in drawn and "2/" in drawn
 
 
 def test_verdict_record_is_one_json_object_with_the_documented_keys() -> None:
