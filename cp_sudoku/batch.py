@@ -14,7 +14,6 @@ not be read are never sent: they come back in place with no verdict.
 
 from __future__ import annotations
 
-import dataclasses
 import multiprocessing
 import os
 from collections import deque
@@ -119,7 +118,7 @@ def _parallel(entries: Iterator[Entry], plan: Plan, jobs: int, chunk: int) -> It
         while True:
             batch = list(islice(entries, chunk))
             if batch:
-                puzzles = [_portable(e.puzzle) for e in batch if e.puzzle is not None]
+                puzzles = [e.puzzle for e in batch if e.puzzle is not None]
                 work = pool.submit(_check_chunk, puzzles) if puzzles else None
                 pending.append((batch, work))
             if pending and (not batch or len(pending) >= 4 * jobs):
@@ -172,19 +171,9 @@ def _start_worker(plan: Plan) -> None:
     _WORKER["backends"] = plan.build()
 
 
-def _check_chunk(puzzles: Sequence[dict[str, Any]]) -> list[Verdict]:
+def _check_chunk(puzzles: Sequence[Puzzle]) -> list[Verdict]:
     plan: Plan = _WORKER["plan"]
     return [
-        crosscheck(
-            Puzzle(**fields), _WORKER["backends"], limit=plan.limit, time_limit=plan.time_limit
-        )
-        for fields in puzzles
+        crosscheck(puzzle, _WORKER["backends"], limit=plan.limit, time_limit=plan.time_limit)
+        for puzzle in puzzles
     ]
-
-
-def _portable(puzzle: Puzzle) -> dict[str, Any]:
-    """The fields of ``puzzle`` as plain picklable values (its mappings are read-only proxies)."""
-    return {
-        f.name: dict(value) if isinstance(value := getattr(puzzle, f.name), Mapping) else value
-        for f in dataclasses.fields(puzzle)
-    }

@@ -172,6 +172,19 @@ class Puzzle:
         object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
         self._validate()
 
+    def __getstate__(self) -> dict[str, object]:
+        """Plain values for pickling (the mappings are read-only proxies)."""
+        state = dict(self.__dict__)
+        state["givens"], state["labels"] = dict(self.givens), dict(self.labels)
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Restore a pickled puzzle, validated when it was first built."""
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "givens", MappingProxyType(dict(self.givens)))
+        object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
+
     @property
     def size(self) -> int:
         """Number of variable cells."""

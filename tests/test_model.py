@@ -107,3 +107,22 @@ def test_bad_cages(cage: Cage, message: str) -> None:
 def test_unit_over_a_missing_cell() -> None:
     with pytest.raises(PuzzleError, match="r1c3, which is not a cell"):
         Puzzle(rows=1, cols=3, cells=((0, 0),), max_value=2, units=(Unit("run", ((0, 0), (0, 2))),))
+
+
+def test_puzzles_pickle_with_their_givens_and_labels() -> None:
+    import pickle
+
+    puzzle = Puzzle(
+        rows=1,
+        cols=3,
+        cells=((0, 1), (0, 2)),
+        max_value=2,
+        units=(Unit("run", ((0, 1), (0, 2))),),
+        givens={(0, 1): 2},
+        labels={(0, 0): "\\3"},
+    )
+    copy = pickle.loads(pickle.dumps(puzzle))
+    assert copy.givens == {(0, 1): 2} and copy.labels == {(0, 0): "\\3"}
+    assert copy.units == puzzle.units and copy.cells == puzzle.cells
+    with pytest.raises(TypeError):
+        copy.givens[(0, 2)] = 1  # type: ignore[index]
