@@ -21,9 +21,10 @@ from pysat.solvers import Solver
 from cp_sudoku.backends import Backend, get_backend
 from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.backends.sat import ENCODINGS, to_cnf
+from cp_sudoku.batch import stated_mismatch
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.datasets import dataset_path
-from cp_sudoku.formats import Entry, parse_line, puzzle_string
+from cp_sudoku.formats import Entry, parse_line, puzzle_string, read_file
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
 from cp_sudoku.puzzles import default_box, generated_sudoku
 from cp_sudoku.singles import Deduction, solve_singles
@@ -125,6 +126,25 @@ def load_set(
     return entries
 
 
+def load_collection(names: Iterable[str | Path], count: int | None = None) -> list[Entry]:
+    """A sample of ``count`` puzzles (all when None) of each of ``names``, in any format.
+
+    Each name is a shared set (``arithmatrix-6x6``, ``kuso-SumasCruzadas_93``)
+    or a file path, read by :func:`cp_sudoku.formats.read_file` with the
+    format detected (KenKen JSON lines, Kakuro JSON or CSV, the ``kind:``
+    text format, Sudoku lines...); the sample is spread evenly by
+    :func:`spread`.  Entries keep the solution a collection states.
+
+    Raises:
+        PuzzleError: no such set, or a file that holds no puzzle.
+        OSError: a file cannot be read.
+    """
+    entries: list[Entry] = []
+    for name in names:
+        entries += spread(list(read_file(dataset_path(str(name)))), count)
+    return entries
+
+
 def generated_entries(
     sizes: Iterable[int], per_size: int, blank_fraction: float = 0.45, seed: int = 0
 ) -> list[Entry]:
@@ -204,6 +224,9 @@ def run_records(
     - ``backend``, its ``status``, ``solutions`` (distinct grids found),
       ``seconds`` (wall clock, building included);
     - ``verdict`` (the agreed status) and ``agree`` (no contradiction, every grid checked);
+    - ``matches_stated``: whether the verdict agrees with the solution the
+      source states (:func:`cp_sudoku.batch.stated_mismatch`), None when it
+      states none;
     - every statistic of the back end under its own name (``tries``,
       ``branches``, ``conflicts`` ...), absent for back ends without it;
     - ``error``: None, or the message of a puzzle that did not parse (then
@@ -242,6 +265,9 @@ def run_records(
                     "verdict": verdict.status,
                     "agree": verdict.agree,
                     **result.stats,
+                    "matches_stated": None
+                    if entry.solution is None
+                    else stated_mismatch(puzzle, verdict, entry.solution) is None,
                     "error": None,
                 }
             )

@@ -318,3 +318,18 @@ def test_grid_text_boxes_marks_and_holes() -> None:
 def test_side_by_side_aligns_blocks_under_titles() -> None:
     text = analysis.side_by_side(["ab\nc", "x\nyz\nw"], ["one", "two"], gap=2)
     assert text == "one  two\nab   x\nc    yz\n     w"
+
+
+def test_load_collection_reads_kenken_and_kakuro_with_stated_solutions() -> None:
+    from cp_sudoku.analysis import load_collection, run_records
+
+    kenken = load_collection(["arithmatrix-4x4"], 3)
+    assert [e.line for e in kenken] == [1, 334, 667]
+    kakuro = load_collection(["kuso-SumasCruzadas_93", "kuso-SumasCruzadas_96"])
+    assert [e.puzzle.kind for e in kenken + kakuro] == ["kenken"] * 3 + ["kakuro"] * 2
+    records = run_records(kenken + kakuro, ["sat", "backtrack"])
+    assert {r["verdict"] for r in records} == {"unique"}
+    stated = {r["puzzle"]: r["matches_stated"] for r in records}
+    # kuso 96 stores a grid that repeats a 5 in its 14 down-run (test_variant_collections.py)
+    assert [v for k, v in stated.items() if "_96" in k] == [False]
+    assert all(v for k, v in stated.items() if "_96" not in k)
