@@ -48,7 +48,7 @@ def _sat(**options: Any) -> Backend:
 def _sat_naive(**options: Any) -> Backend:
     from cp_sudoku.backends.sat import SatBackend
 
-    return SatBackend(encoding="extended", name="sat-naive", **options)
+    return SatBackend(encoding="extended", incremental=False, name="sat-naive", **options)
 
 
 def _backtrack(**options: Any) -> Backend:
