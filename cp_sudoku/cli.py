@@ -17,6 +17,7 @@ import click
 
 from cp_sudoku import __version__
 from cp_sudoku.backends import DEFAULT_BACKENDS, available
+from cp_sudoku.bench import bench
 from cp_sudoku.crosscheck import Verdict, crosscheck
 from cp_sudoku.formats import BLANKS, DIGITS, Entry, grid_string, read_file, read_lines
 from cp_sudoku.model import PuzzleError
@@ -158,3 +159,6 @@ def _json_line(entry: Entry, verdict: Verdict) -> str:
             },
         }
     )
+
+
+main.add_command(bench)
