@@ -36,7 +36,7 @@ def _cpsat(**options: Any) -> Backend:
 def _cpsat_naive(**options: Any) -> Backend:
     from cp_sudoku.backends.cpsat import CpSatBackend
 
-    return CpSatBackend(reduce_domains=False, name="cpsat-naive", **options)
+    return CpSatBackend(reduce_domains=False, parameters={}, name="cpsat-naive", **options)
 
 
 def _sat(**options: Any) -> Backend:

@@ -104,13 +104,15 @@ from pysat.solvers import Solver, SolverNames
 
 from cp_sudoku.backends.base import Result, status_of
 from cp_sudoku.backends.common import (
+    ShapeKey,
     cage_tuples,
     candidates,
     differ_pairs,
     digit_sets,
     is_distinct_sum,
+    shape_key,
 )
-from cp_sudoku.model import Cell, Grid, Puzzle, Unit
+from cp_sudoku.model import Cell, Grid, Puzzle
 
 ENCODINGS = ("minimal", "efficient", "extended", "optimised")
 DEFAULT_SOLVER = "minisat22"
@@ -306,15 +308,6 @@ MAX_COMPILED_CLAUSES = 200_000
 CONFLICT_CHUNK = 1000
 #: Solvers that python-sat runs without assumptions (it warns and ignores them).
 _NO_ASSUMPTIONS = frozenset({"kissat404"})
-
-ShapeKey = tuple[int, tuple[Cell, ...], tuple[Unit, ...]]
-
-
-def shape_key(puzzle: Puzzle) -> ShapeKey | None:
-    """What a compiled solver depends on: values, cells and units; None with cages."""
-    if puzzle.cages:
-        return None
-    return (puzzle.max_value, puzzle.cells, puzzle.units)
 
 
 def compiled_clauses(puzzle: Puzzle, encoding: str = "extended") -> int:
