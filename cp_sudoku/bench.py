@@ -24,7 +24,10 @@ Figures per pair (the JSON ``records``; times in milliseconds unless named
 - ``median_ms``, ``p95_ms``, ``max_ms``: wall-clock time of one solve;
 - ``peak_rss_mib``: the process's peak resident memory during the pair
   (``rss_scope`` says ``pair`` when the peak could be reset first through
-  ``/proc/self/clear_refs``, else ``process``: the peak since start);
+  ``/proc/self/clear_refs``, else ``process``: the peak since start), and
+  ``start_rss_mib``, the resident memory when the pair started, which
+  includes the parsed puzzles of the data set (about 6 KiB each): the back
+  end's own share is the difference;
 - ``verdicts``: counts of ``unique``, ``multiple``, ``none``, ``unknown``;
 - ``rejected``: returned grids that fail the independent checker (checked
   outside the timed region; anything but 0 is a bug);
@@ -102,6 +105,7 @@ class Record:
     p95_ms: float
     max_ms: float
     peak_rss_mib: float
+    start_rss_mib: float
     rss_scope: str
     verdicts: dict[str, int]
     rejected: int
@@ -225,6 +229,7 @@ def measure(
         raise ValueError(f"data set {dataset.name} has no puzzle to measure")
     solver = get_backend(backend, **(options or {}))
     scope = _reset_peak_rss()
+    start_rss = _peak_rss_mib()  # just reset: the current resident size
     times: list[float] = []
     cpu = 0.0
     verdicts: Counter[str] = Counter()
@@ -259,6 +264,7 @@ def measure(
         p95_ms=times[min(len(times) - 1, int(0.95 * len(times)))] * 1000,
         max_ms=times[-1] * 1000,
         peak_rss_mib=_peak_rss_mib(),
+        start_rss_mib=start_rss,
         rss_scope=scope,
         verdicts={status: verdicts[status] for status in STATUSES},
         rejected=rejected,
@@ -357,12 +363,13 @@ def run_bench(
 def table(records: Iterable[Record]) -> Table:
     """The records as a rich table, one row per (data set, back end).
 
-    ``verdicts`` reads unique/multiple/none/unknown; baselines are marked ``*``.
+    ``verdicts`` reads unique/multiple/none/unknown; baselines are marked ``*``;
+    the peak RSS is followed by its growth during the pair (the back end's share).
     """
     grid = Table(title="cp-sudoku bench: solution limit 2 (uniqueness proven)", box=box.SIMPLE)
     grid.add_column("data set", no_wrap=True)
     grid.add_column("back end", no_wrap=True)
-    for header in ("puzzles", "/s", "CPU /s", "median ms", "p95 ms", "max ms", "RSS MiB"):
+    for header in ("puzzles", "/s", "CPU /s", "median ms", "p95 ms", "max ms", "peak RSS MiB"):
         grid.add_column(header, justify="right", no_wrap=True)
     grid.add_column("verdicts u/m/n/?", justify="right", no_wrap=True)
     for record in records:
@@ -376,7 +383,7 @@ def table(records: Iterable[Record]) -> Table:
             f"{record.median_ms:.2f}",
             f"{record.p95_ms:.2f}",
             f"{record.max_ms:.1f}",
-            f"{record.peak_rss_mib:.0f}",
+            f"{record.peak_rss_mib:.0f} (+{record.peak_rss_mib - record.start_rss_mib:.0f})",
             "/".join(f"{record.verdicts[status]:,}" for status in STATUSES),
         )
     return grid

@@ -27,6 +27,7 @@ RECORD_FIELDS = {
     "p95_ms",
     "max_ms",
     "peak_rss_mib",
+    "start_rss_mib",
     "rss_scope",
     "verdicts",
     "rejected",
@@ -75,7 +76,8 @@ def test_bench_command_writes_the_documented_json(sample: Path, tmp_path: Path) 
         assert record["dataset"] == "sample"
         assert record["rejected"] == 0
         assert 0 < record["median_ms"] <= record["p95_ms"] <= record["max_ms"]
-        assert record["per_second"] > 0 and record["peak_rss_mib"] > 0
+        assert record["per_second"] > 0
+        assert record["peak_rss_mib"] >= record["start_rss_mib"] > 0
         assert sum(record["verdicts"].values()) == record["solves"] == 2 * record["puzzles"]
     assert records["sat"]["puzzles"] == 4 and not records["sat"]["baseline"]
     assert records["sat"]["verdicts"] == {"unique": 6, "multiple": 2, "none": 0, "unknown": 0}

@@ -11,7 +11,7 @@ name               what it is
 ``sat``            CNF (Kwon-Jain optimised encoding) + python-sat
 ``backtrack``      pure-Python backtracker, MRV with singles
 ``cpsat-naive``    baseline: the OR-Tools samples' plain model
-``sat-naive``      baseline: extended encoding, fresh solver per puzzle
+``sat-naive``      baseline: extended encoding, fresh minisat22 per puzzle
 ``backtrack-plain`` the tutorial backtracker
 =================  ==================================================
 """
@@ -48,6 +48,7 @@ def _sat(**options: Any) -> Backend:
 def _sat_naive(**options: Any) -> Backend:
     from cp_sudoku.backends.sat import SatBackend
 
+    options = {"solver": "minisat22", **options}
     return SatBackend(encoding="extended", incremental=False, name="sat-naive", **options)
 
 
