@@ -481,7 +481,8 @@ def bench(
     if not out.is_terminal:
         out = Console(width=160)  # a file or pipe: the whole table, unwrapped
     out.print(table(shown))
-    click.echo("* baseline, on the first --baseline-puzzles puzzles of each set")
+    if any(record.baseline for record in shown):
+        click.echo(f"* baseline, on the first {baseline_puzzles} puzzles of each set")
     for record in shown:
         if record.rejected:
             click.echo(

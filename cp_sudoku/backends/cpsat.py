@@ -13,26 +13,27 @@ stopped by the limit with two solutions is ``multiple``; one stopped by the
 time limit without a proof is ``unknown``, never ``none`` (and a FEASIBLE
 status is not taken for OPTIMAL: only OPTIMAL or INFEASIBLE prove the count).
 
-Speed (what was measured; CPU milliseconds per puzzle with uniqueness, one
-worker, medians over 150-300 puzzles, 2-core AMD EPYC, CPython 3.11,
-OR-Tools 9.15):
+Speed (what was measured: CPU milliseconds per puzzle with uniqueness,
+building included, medians over 300 royle-17clue and 100-200
+forum-hardest-1106 puzzles; for 36x36, the slowest solve of 20 generated
+puzzles; one worker, 2-core AMD EPYC, CPython 3.11, OR-Tools 9.15):
 
 ===============================================  =======  ========  =========
 change                                           17-clue  hardest   36x36 max
 ===============================================  =======  ========  =========
-OR-Tools samples' model, default parameters      ~1.9     --        --
-domains reduced by the givens (before)           1.73     17.9      0.84 s
-presolve off (``cp_model_presolve``)             2.8      11.1
+domains reduced by the givens, default params    1.73     17.9      0.84 s
+presolve off (``cp_model_presolve``)             2.81     11.1
 + ``linearization_level`` 0                      --       8.5
 + ``use_sat_inprocessing`` off                   --       5.6
-+ ``cp_model_probing_level`` 0                   2.4      4.1
-+ ``symmetry_level`` 0 (:data:`PARAMETERS`)      2.2      3.9       0.87 s
++ ``cp_model_probing_level`` 0                   2.44     4.1
++ ``symmetry_level`` 0 (:data:`PARAMETERS`)      2.15     3.9       0.87 s
 + one model per shape, domains set per puzzle    1.76     --
 ===============================================  =======  ========  =========
 
-The same switches with presolve kept on give 1.7 ms and 8.4 ms but one
-generated 36x36 puzzle in twenty took 4.6 s (presolve with a single
-iteration: 3.2 s), so presolve stays off.  Solving twice with a blocking
+The same switches with presolve kept on give 1.7 ms and 8.4 ms, but one
+generated 36x36 puzzle in twenty then took 4.3 s (4.6 s with a single
+presolve iteration; default parameters with a single presolve iteration:
+3.2 s), so presolve stays off.  Solving twice with a blocking
 constraint (``add_forbidden_assignments`` of the first grid) instead of
 enumerating costs 15.6 ms on the hardest set instead of 8.5; a fixed search
 (``CHOOSE_MIN_DOMAIN_SIZE``) and the other search-branching strategies gained
@@ -40,7 +41,9 @@ nothing; expanding all-different constraints changed nothing.  Building the
 model costs about 0.5 ms of Python on a 9x9 grid: reusing one model per shape
 (cells, units, values; puzzles with cages are always built fresh) and
 rewriting the cell domains saves most of it.  Search hints were not tried:
-there is nothing to hint a puzzle's solution with.
+a back end has no solution to hint with (it must not borrow another back
+end's).  On easy 16x16 and 25x25 puzzles CP-SAT's defaults (presolve on)
+are about 1.5 ms faster; every large grid stays far below 0.5 s either way.
 
 Statistics: ``branches`` and ``conflicts`` (CP-SAT's own counters),
 ``variables`` and ``constraints`` (model size).

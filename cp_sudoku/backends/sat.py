@@ -64,26 +64,36 @@ Two ways to solve (:class:`SatBackend`, option ``incremental``):
   shape add up to the compiled formula's size (so a single puzzle never pays
   for a compilation), and never above :data:`MAX_COMPILED_CLAUSES`.
 
-What was measured (``cp-sudoku bench``, minisat22, CPU time, 2-core AMD EPYC,
-CPython 3.11; see the README's Benchmarks section for the full table):
+What was measured: CPU puzzles per second with uniqueness (limit 2) through
+this back end, one process, on the first 10,000 royle-17clue puzzles, all
+1,465 of magictour-top1465 and all 375 of forum-hardest-1106 (2-core AMD
+EPYC, CPython 3.11, python-sat 1.9.dev24):
 
-========================================  ==========  ==========  ==========
-approach                                  17-clue     top1465     hardest
-========================================  ==========  ==========  ==========
-fresh Kwon-Jain CNF per puzzle (before)   ~500/s      ~500/s      ~440/s
-one solver, givens as assumptions         ~2,300/s    --          --
-+ rebuilt every 400 puzzles               ~6,600/s    ~1,900/s    ~490/s
-+ activities reset per puzzle             ~6,900/s    --          --
-+ rebuilt every 2,000 conflicts too       ~7,000/s    ~2,500/s    ~620/s
-========================================  ==========  ==========  ==========
+================================================  ========  =======  =======
+approach                                          17-clue   top1465  hardest
+================================================  ========  =======  =======
+fresh Kwon-Jain CNF per puzzle, minisat22              564      686      488
+fresh Kwon-Jain CNF per puzzle, glucose4               546      684      482
+one solver, givens as assumptions, never rebuilt     2,218    1,684      459
+rebuilt every 400 puzzles                            5,378    1,737      450
++ activities reset before each puzzle                6,883    1,979      497
++ rebuilt after 2,000 conflicts too (the default)    6,865    2,410      605
+same, glucose4                                       6,616    2,325      551
+same, cadical195 (cannot reset activities)           6,008    1,810      413
+================================================  ========  =======  =======
 
-(the raw solving loop, without the back end's bookkeeping).  Building the
-Kwon-Jain CNF in Python costs about 1 ms and loading it into the solver
-another 0.5 ms, which caps the fresh path near 600 puzzles a second; the
-incremental path pays about 20 microseconds of propagation per solver call
-instead.  glucose4 is as fast on 17-clue puzzles and slower on the hard sets;
-cadical195 cannot reset activities and gains nothing; lingeling is slowest.
-Dropping the cell-uniqueness clauses makes 17-clue puzzles 20 times slower.
+Building the Kwon-Jain CNF in Python costs about 1 ms and loading it into a
+solver about 0.5 ms, which caps the fresh path near 600 puzzles a second;
+a compiled shape pays about 20 microseconds of propagation per solver call
+instead, but its search is slower on hard puzzles (the givens are
+assumptions, not simplified away), so the learnt clauses of earlier puzzles
+must not pile up.  Also tried: dropping the cell-uniqueness clauses (17-clue
+puzzles 20 times slower); adding locked-candidate clauses (486 auxiliary
+variables, 8,748 clauses: a third to two thirds fewer conflicts, 20-45%
+slower); setting the saved phases before each puzzle (no gain); rebuilding
+after 500, 1,000 or 5,000 conflicts, or every 200 or 1,000 puzzles (no
+better).  On fresh CNFs glucose4 is the default: on 200 generated 36x36
+puzzles (45% blank) its slowest took 0.9 s against 8.4 s for minisat22.
 
 Time limits: a timer interrupts solvers that support it (minisat22, glucose,
 maple...); others (cadical) are solved in chunks of
