@@ -30,6 +30,7 @@ import click
 from cp_sudoku import __version__
 from cp_sudoku.backends import DEFAULT_BACKENDS, available
 from cp_sudoku.batch import Outcome, Plan, check_entries, default_jobs
+from cp_sudoku.bench import bench
 from cp_sudoku.crosscheck import Verdict, judge
 from cp_sudoku.display import (
     error_record,
@@ -839,6 +840,8 @@ def export(
             Path(output).write_text(text, encoding="utf-8")
             click.echo(f"wrote {target} to {output}", err=True)
 
+
+main.add_command(bench)
 
 if __name__ == "__main__":
     main()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from math import isqrt
 
 from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, cells_of
@@ -29,10 +30,12 @@ def default_box(n: int) -> tuple[int, int]:
     return rows, n // rows
 
 
+@cache
 def sudoku_units(n: int, box: tuple[int, int] | None) -> tuple[Unit, ...]:
     """Rows, columns and (when ``box`` is given) r x c boxes of an n x n grid.
 
-    Boxes are numbered 1..n row-major; rows and columns 1..n.
+    Boxes are numbered 1..n row-major; rows and columns 1..n.  Cached: every
+    puzzle of a shape shares one tuple, so comparing shapes is cheap.
     """
     units = [Unit(f"row {r + 1}", tuple((r, c) for c in range(n))) for r in range(n)]
     units += [Unit(f"column {c + 1}", tuple((r, c) for r in range(n))) for c in range(n)]

@@ -11,7 +11,7 @@ name               what it is
 ``sat``            CNF (Kwon-Jain optimised encoding) + python-sat
 ``backtrack``      pure-Python backtracker, MRV with singles
 ``cpsat-naive``    baseline: the OR-Tools samples' plain model
-``sat-naive``      baseline: extended encoding, fresh solver per puzzle
+``sat-naive``      baseline: extended encoding, fresh minisat22 per puzzle
 ``backtrack-plain`` the tutorial backtracker
 =================  ==================================================
 """
@@ -36,7 +36,7 @@ def _cpsat(**options: Any) -> Backend:
 def _cpsat_naive(**options: Any) -> Backend:
     from cp_sudoku.backends.cpsat import CpSatBackend
 
-    return CpSatBackend(reduce_domains=False, name="cpsat-naive", **options)
+    return CpSatBackend(reduce_domains=False, parameters={}, name="cpsat-naive", **options)
 
 
 def _sat(**options: Any) -> Backend:
@@ -48,7 +48,8 @@ def _sat(**options: Any) -> Backend:
 def _sat_naive(**options: Any) -> Backend:
     from cp_sudoku.backends.sat import SatBackend
 
-    return SatBackend(encoding="extended", name="sat-naive", **options)
+    options = {"solver": "minisat22", **options}
+    return SatBackend(encoding="extended", incremental=False, name="sat-naive", **options)
 
 
 def _backtrack(**options: Any) -> Backend:

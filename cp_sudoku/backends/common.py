@@ -1,4 +1,4 @@
-"""Compilation helpers shared by the back ends: candidates, allowed tuples, digit sets.
+"""Compilation helpers shared by the back ends: candidates, allowed tuples, digit sets, shapes.
 
 The independent checker in :mod:`cp_sudoku.model` uses none of these.
 """
@@ -9,7 +9,10 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
 
-from cp_sudoku.model import Cage, Cell, Puzzle
+from cp_sudoku.model import Cage, Cell, Puzzle, Unit
+
+#: What a model reused across puzzles depends on: values, cells, units.
+ShapeKey = tuple[int, tuple[Cell, ...], tuple[Unit, ...]]
 
 
 def candidates(puzzle: Puzzle) -> list[list[int]]:
@@ -28,6 +31,19 @@ def candidates(puzzle: Puzzle) -> list[list[int]]:
             if cell not in puzzle.givens:
                 allowed[index[cell]] -= taken
     return [sorted(values) for values in allowed]
+
+
+def shape_key(puzzle: Puzzle) -> ShapeKey | None:
+    """The shape a back end may compile once and reuse for every puzzle that shares it.
+
+    Values, cells and units; None for a puzzle with cages (whose compiled
+    form depends on the puzzle).  Sudoku puzzles of one size and box share
+    one units tuple (:func:`cp_sudoku.puzzles.sudoku_units` is cached), so
+    comparing keys is cheap.
+    """
+    if puzzle.cages:
+        return None
+    return (puzzle.max_value, puzzle.cells, puzzle.units)
 
 
 def is_distinct_sum(cage: Cage) -> bool:

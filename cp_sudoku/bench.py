@@ -1,0 +1,494 @@
+"""``cp-sudoku bench``: throughput, latency, memory and verdict mix of each back end.
+
+Every puzzle is solved with solution limit 2, so every figure includes the
+proof of uniqueness.  For each (data set, back end) pair one back end is
+built and solves the whole set (so a back end that reuses a solver across
+puzzles does so, as in a batch check); puzzles are parsed before the clock
+starts, and only the ``solve`` calls are timed.
+
+A data set is a file, the name of a shared collection
+(:func:`cp_sudoku.datasets.dataset_path`, e.g. ``royle-17clue``), or
+``generated:RxC[:COUNT[:BLANK_FRACTION]]``: COUNT puzzles (default 10) from
+:func:`cp_sudoku.puzzles.generated_sudoku` with box RxC, seeds 0..COUNT-1
+and BLANK_FRACTION (default 0.45) of the cells blank.
+
+Figures per pair (the JSON ``records``; times in milliseconds unless named
+``seconds``):
+
+- ``dataset``, ``backend``, ``puzzles`` (distinct puzzles), ``solves``
+  (``puzzles * repeat``);
+- ``seconds`` (wall clock, sum of the timed solves), ``cpu_seconds``
+  (process CPU time over the same solves), ``per_second`` (solves per
+  wall-clock second), ``cpu_per_second`` (solves per CPU second: on a busy
+  machine the two differ);
+- ``median_ms``, ``p95_ms``, ``max_ms``: wall-clock time of one solve;
+- ``peak_rss_mib``: the process's peak resident memory during the pair
+  (``rss_scope`` says ``pair`` when the peak could be reset first through
+  ``/proc/self/clear_refs``, else ``process``: the peak since start), and
+  ``start_rss_mib``, the resident memory when the pair started, which
+  includes the parsed puzzles of the data set (about 6 KiB each): the back
+  end's own share is the difference;
+- ``verdicts``: counts of ``unique``, ``multiple``, ``none``, ``unknown``;
+- ``rejected``: returned grids that fail the independent checker (checked
+  outside the timed region; anything but 0 is a bug);
+- ``baseline``: true for the baselines ``cpsat-naive``, ``sat-naive`` and
+  ``backtrack-plain`` (tries capped, past the cap: ``unknown``), which run on
+  the first ``baseline_puzzles`` puzzles of each set.
+
+The JSON also holds ``machine`` (CPU model, cores, Python and library
+versions), ``settings``, and ``errors`` (puzzles that could not be read: one
+bad line is reported and the rest still run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+import click
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from cp_sudoku.backends import DEFAULT_BACKENDS, available, get_backend
+from cp_sudoku.backends.base import STATUSES
+from cp_sudoku.datasets import dataset_path
+from cp_sudoku.formats import parse_line
+from cp_sudoku.model import Puzzle, PuzzleError, is_solution
+from cp_sudoku.puzzles import generated_sudoku, sudoku
+
+#: Baselines run beside the chosen back ends, with their options.
+BASELINES: dict[str, dict[str, int]] = {
+    "cpsat-naive": {},
+    "sat-naive": {},
+    "backtrack-plain": {"max_tries": 10_000},
+}
+#: Symbols of the shared large grids, by line length (see the shared data README):
+#: 16x16 files use ``0-9A-F`` with ``0`` a value, 25x25 files ``1-9A-P``; ``.`` is blank.
+LARGE_ALPHABETS = {256: "0123456789ABCDEF", 625: "123456789ABCDEFGHIJKLMNOP"}
+_GENERATED = "generated:"
+
+
+@dataclass
+class Dataset:
+    """Puzzles of one data set, and the errors of the lines that could not be read."""
+
+    name: str
+    puzzles: list[Puzzle]
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Record:
+    """The figures of one (data set, back end) pair; see the module docstring."""
+
+    dataset: str
+    backend: str
+    baseline: bool
+    puzzles: int
+    solves: int
+    seconds: float
+    cpu_seconds: float
+    per_second: float
+    cpu_per_second: float
+    median_ms: float
+    p95_ms: float
+    max_ms: float
+    peak_rss_mib: float
+    start_rss_mib: float
+    rss_scope: str
+    verdicts: dict[str, int]
+    rejected: int
+
+
+def parse_large_line(text: str, *, source: str, line: int) -> Puzzle:
+    """A 16x16 or 25x25 puzzle line in the shared large-grid alphabets (:data:`LARGE_ALPHABETS`).
+
+    Raises:
+        PuzzleError: a length other than 256 or 625, or a symbol outside the alphabet.
+    """
+    alphabet = LARGE_ALPHABETS.get(len(text))
+    if alphabet is None:
+        raise PuzzleError(
+            f"expected 81, 256 or 625 symbols, got {len(text)}", source=source, line=line
+        )
+    values = []
+    for column, symbol in enumerate(text, start=1):
+        if symbol == ".":
+            values.append(0)
+        elif symbol in alphabet:
+            values.append(alphabet.index(symbol) + 1)
+        else:
+            raise PuzzleError(
+                f"unexpected symbol {symbol!r}: expected one of {alphabet} or '.'",
+                source=source,
+                line=line,
+                column=column,
+            )
+    try:
+        return sudoku(values, name=f"{source}:{line}")
+    except PuzzleError as error:
+        raise error.located(source, line) from None
+
+
+def load_dataset(spec: str, limit: int | None = None) -> Dataset:
+    """The first ``limit`` puzzles (all when None) of a data set; see the module docstring.
+
+    Raises:
+        PuzzleError: no such file or collection; a malformed ``generated:`` spec.
+        OSError: the file cannot be read.
+    """
+    if spec.startswith(_GENERATED):
+        return _generated(spec, limit)
+    path = dataset_path(spec)
+    source = str(path)
+    found = Dataset(path.stem, [])
+    with open(path, encoding="utf-8") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if limit is not None and len(found.puzzles) >= limit:
+                break
+            text = raw.strip()
+            if not text or text.startswith("#"):
+                continue
+            try:
+                if len(text) == 81:
+                    puzzle = parse_line(text, source=source, line=number)
+                else:
+                    puzzle = parse_large_line(text, source=source, line=number)
+            except PuzzleError as error:
+                found.errors.append(str(error))
+                continue
+            found.puzzles.append(puzzle)
+    return found
+
+
+def _generated(spec: str, limit: int | None) -> Dataset:
+    parts = spec[len(_GENERATED) :].split(":")
+    try:
+        rows, cols = (int(x) for x in parts[0].lower().split("x"))
+        count = int(parts[1]) if len(parts) > 1 else 10
+        fraction = float(parts[2]) if len(parts) > 2 else 0.45
+        if len(parts) > 3 or rows < 1 or cols < 1 or count < 1:
+            raise ValueError
+    except ValueError:
+        raise PuzzleError(
+            f"expected generated:RxC[:COUNT[:BLANK_FRACTION]] such as generated:6x6:10, "
+            f"got {spec!r}"
+        ) from None
+    if limit is not None:
+        count = min(count, limit)
+    n = rows * cols
+    puzzles = [generated_sudoku((rows, cols), fraction, seed)[0] for seed in range(count)]
+    return Dataset(f"generated-{n}x{n}-{fraction:.0%}", puzzles)
+
+
+def _reset_peak_rss() -> str:
+    """Reset the kernel's peak-RSS mark when possible: ``pair`` if done, else ``process``."""
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:
+        return "process"
+    return "pair"
+
+
+def _peak_rss_mib() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+def measure(
+    dataset: Dataset,
+    backend: str,
+    *,
+    repeat: int = 1,
+    options: dict[str, int] | None = None,
+    baseline: bool = False,
+    time_limit: float | None = None,
+) -> Record:
+    """Solve every puzzle of ``dataset`` ``repeat`` times with one back end; its figures.
+
+    ``time_limit``: seconds per solve (None: none); past it the verdict is ``unknown``.
+
+    Raises:
+        ValueError: an unknown back end, ``repeat < 1``, or an empty data set.
+    """
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, got {repeat}")
+    if not dataset.puzzles:
+        raise ValueError(f"data set {dataset.name} has no puzzle to measure")
+    solver = get_backend(backend, **(options or {}))
+    scope = _reset_peak_rss()
+    start_rss = _peak_rss_mib()  # just reset: the current resident size
+    times: list[float] = []
+    cpu = 0.0
+    verdicts: Counter[str] = Counter()
+    rejected = 0
+    try:
+        for _ in range(repeat):
+            for puzzle in dataset.puzzles:
+                cpu_start = time.process_time()
+                start = time.perf_counter()
+                result = solver.solve(puzzle, limit=2, time_limit=time_limit)
+                times.append(time.perf_counter() - start)
+                cpu += time.process_time() - cpu_start
+                verdicts[result.status] += 1
+                rejected += sum(not is_solution(puzzle, grid) for grid in result.solutions)
+    finally:
+        close = getattr(solver, "close", None)
+        if close is not None:
+            close()
+    wall = sum(times)
+    times.sort()
+    return Record(
+        dataset=dataset.name,
+        backend=backend,
+        baseline=baseline,
+        puzzles=len(dataset.puzzles),
+        solves=len(times),
+        seconds=wall,
+        cpu_seconds=cpu,
+        per_second=len(times) / wall if wall else float("inf"),
+        cpu_per_second=len(times) / cpu if cpu else float("inf"),
+        median_ms=statistics.median(times) * 1000,
+        p95_ms=times[min(len(times) - 1, int(0.95 * len(times)))] * 1000,
+        max_ms=times[-1] * 1000,
+        peak_rss_mib=_peak_rss_mib(),
+        start_rss_mib=start_rss,
+        rss_scope=scope,
+        verdicts={status: verdicts[status] for status in STATUSES},
+        rejected=rejected,
+    )
+
+
+def machine() -> dict[str, object]:
+    """Where the figures were measured: CPU, cores, Python and solver-library versions."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            cpu = next(
+                line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")
+            )
+    except (OSError, StopIteration):
+        pass
+    versions = {}
+    for package in ("ortools", "python-sat"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        **versions,
+    }
+
+
+def run_bench(
+    datasets: Sequence[str],
+    backends: Sequence[str] = DEFAULT_BACKENDS,
+    *,
+    limit_puzzles: int | None = None,
+    repeat: int = 1,
+    baselines: bool = True,
+    baseline_puzzles: int = 300,
+    time_limit: float | None = None,
+    on_record: Callable[[Record], None] | None = None,
+) -> dict[str, object]:
+    """Measure each back end (and the baselines) on each data set; the JSON-ready report.
+
+    ``on_record`` is called with each :class:`Record` as soon as it is measured.
+
+    Raises:
+        PuzzleError: a data set that cannot be found, or that holds no puzzle.
+        ValueError: an unknown back end or ``repeat < 1``.
+    """
+    unknown = [name for name in backends if name not in available()]
+    if unknown:
+        raise ValueError(f"unknown back end {unknown[0]!r}; choose from {', '.join(available())}")
+    extra = [name for name in BASELINES if baselines and name not in backends]
+    records: list[Record] = []
+    errors: list[str] = []
+    for spec in datasets:
+        dataset = load_dataset(spec, limit_puzzles)
+        errors += dataset.errors
+        if not dataset.puzzles:
+            raise PuzzleError(f"data set {spec!r} holds no puzzle that could be read")
+        runs = [(name, dataset, False) for name in backends]
+        sample = Dataset(dataset.name, dataset.puzzles[:baseline_puzzles])
+        runs += [(name, sample, True) for name in extra]
+        for name, puzzles, is_baseline in runs:
+            record = measure(
+                puzzles,
+                name,
+                repeat=repeat,
+                options=BASELINES.get(name),
+                baseline=is_baseline,
+                time_limit=time_limit,
+            )
+            records.append(record)
+            if on_record is not None:
+                on_record(record)
+    return {
+        "machine": machine(),
+        "settings": {
+            "datasets": list(datasets),
+            "backends": list(backends),
+            "baselines": extra,
+            "baseline_options": {name: BASELINES[name] for name in extra},
+            "baseline_puzzles": baseline_puzzles,
+            "limit_puzzles": limit_puzzles,
+            "repeat": repeat,
+            "time_limit": time_limit,
+            "solution_limit": 2,
+        },
+        "records": [asdict(record) for record in records],
+        "errors": errors,
+    }
+
+
+def table(records: Iterable[Record]) -> Table:
+    """The records as a rich table, one row per (data set, back end).
+
+    ``verdicts`` reads unique/multiple/none/unknown; baselines are marked ``*``;
+    the peak RSS is followed by its growth during the pair (the back end's share).
+    """
+    grid = Table(title="cp-sudoku bench: solution limit 2 (uniqueness proven)", box=box.SIMPLE)
+    grid.add_column("data set", no_wrap=True)
+    grid.add_column("back end", no_wrap=True)
+    for header in ("puzzles", "/s", "CPU /s", "median ms", "p95 ms", "max ms", "peak RSS MiB"):
+        grid.add_column(header, justify="right", no_wrap=True)
+    grid.add_column("verdicts u/m/n/?", justify="right", no_wrap=True)
+    for record in records:
+        repeats = record.solves // record.puzzles
+        grid.add_row(
+            record.dataset,
+            record.backend + (" *" if record.baseline else ""),
+            f"{record.puzzles:,}" + (f" x{repeats}" if repeats > 1 else ""),
+            f"{record.per_second:,.0f}",
+            f"{record.cpu_per_second:,.0f}",
+            f"{record.median_ms:.2f}",
+            f"{record.p95_ms:.2f}",
+            f"{record.max_ms:.1f}",
+            f"{record.peak_rss_mib:.0f} (+{record.peak_rss_mib - record.start_rss_mib:.0f})",
+            "/".join(f"{record.verdicts[status]:,}" for status in STATUSES),
+        )
+    return grid
+
+
+@click.command()
+@click.argument("datasets", nargs=-1, required=True)
+@click.option(
+    "--backend",
+    "backends",
+    multiple=True,
+    type=click.Choice(available()),
+    help=f"Back end to measure (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
+)
+@click.option(
+    "--limit-puzzles",
+    type=click.IntRange(min=1),
+    help="Measure only the first N puzzles of each data set.",
+)
+@click.option(
+    "--repeat",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Solve each data set R times (figures pool every solve).",
+)
+@click.option("--no-baselines", is_flag=True, help="Skip the baselines.")
+@click.option(
+    "--baseline-puzzles",
+    default=300,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Baselines run on the first N puzzles of each data set.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds per solve; past it the verdict is unknown (default: no limit).",
+)
+@click.option(
+    "--json-out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the report as JSON to this file.",
+)
+def bench(
+    datasets: tuple[str, ...],
+    backends: tuple[str, ...],
+    limit_puzzles: int | None,
+    repeat: int,
+    no_baselines: bool,
+    baseline_puzzles: int,
+    time_limit: float | None,
+    json_out: Path | None,
+) -> None:
+    """Measure back ends on puzzle collections, with uniqueness proven (limit 2).
+
+    DATASETS are files, names of the shared collections (royle-17clue,
+    magictour-top1465, forum-hardest-1106, norvig-top95, sudoku16x16_hard,
+    sudoku25x25_easy, ...), or generated:RxC[:COUNT[:BLANK_FRACTION]].
+    Baselines (cpsat-naive, sat-naive, backtrack-plain capped at 10,000
+    tries) run beside the chosen back ends unless --no-baselines.
+
+    \b
+    Example:
+      cp-sudoku bench royle-17clue forum-hardest-1106 --backend sat --json-out bench.json
+      cp-sudoku bench sudoku16x16_hard generated:6x6:5 --backend cpsat --no-baselines
+    """
+    console = Console(stderr=True)
+    shown: list[Record] = []
+
+    def progress(record: Record) -> None:
+        shown.append(record)
+        console.print(
+            f"bench: {record.dataset} / {record.backend}: {record.puzzles:,} puzzles, "
+            f"{record.per_second:,.0f}/s"
+        )
+
+    try:
+        report = run_bench(
+            datasets,
+            backends or DEFAULT_BACKENDS,
+            limit_puzzles=limit_puzzles,
+            repeat=repeat,
+            baselines=not no_baselines,
+            baseline_puzzles=baseline_puzzles,
+            time_limit=time_limit,
+            on_record=progress,
+        )
+    except (PuzzleError, OSError, ValueError) as error:
+        click.echo(f"cp-sudoku: error: {error}", err=True)
+        sys.exit(2)
+    for message in report["errors"]:
+        click.echo(f"cp-sudoku: error: {message}", err=True)
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=160)  # a file or pipe: the whole table, unwrapped
+    out.print(table(shown))
+    if any(record.baseline for record in shown):
+        click.echo(f"* baseline, on the first {baseline_puzzles} puzzles of each set")
+    for record in shown:
+        if record.rejected:
+            click.echo(
+                f"cp-sudoku: error: {record.backend} returned {record.rejected} grids that fail "
+                f"the checker on {record.dataset}",
+                err=True,
+            )
+    if json_out is not None:
+        json_out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

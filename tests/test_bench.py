@@ -1,0 +1,124 @@
+"""The bench command on tiny samples: its JSON fields and its verdict counts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import lines
+
+from cp_sudoku.bench import LARGE_ALPHABETS, load_dataset, parse_large_line, run_bench
+from cp_sudoku.cli import main
+from cp_sudoku.model import PuzzleError
+
+RECORD_FIELDS = {
+    "dataset",
+    "backend",
+    "baseline",
+    "puzzles",
+    "solves",
+    "seconds",
+    "cpu_seconds",
+    "per_second",
+    "cpu_per_second",
+    "median_ms",
+    "p95_ms",
+    "max_ms",
+    "peak_rss_mib",
+    "start_rss_mib",
+    "rss_scope",
+    "verdicts",
+    "rejected",
+}
+MULTI = ".....6....59.....82....8....45........3........6..3.54...325..6.................."
+
+
+@pytest.fixture
+def sample(tmp_path: Path, data: Path) -> Path:
+    """Three top95 puzzles (unique), one with several solutions, and one bad line."""
+    path = tmp_path / "sample.txt"
+    top = lines(data / "sudoku" / "norvig-top95.txt", 3)
+    path.write_text("\n".join([*top, MULTI, "12x"]) + "\n")
+    return path
+
+
+def test_bench_command_writes_the_documented_json(sample: Path, tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            str(sample),
+            "--backend",
+            "sat",
+            "--repeat",
+            "2",
+            "--baseline-puzzles",
+            "2",
+            "--json-out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "sample.txt:5" in result.output  # the bad line is reported, the rest still ran
+    report = json.loads(out.read_text())
+    assert set(report) == {"machine", "settings", "records", "errors"}
+    assert {"cpu", "cores", "python", "ortools", "python-sat"} <= set(report["machine"])
+    assert report["settings"]["solution_limit"] == 2
+    assert report["settings"]["repeat"] == 2
+    assert len(report["errors"]) == 1
+    records = {r["backend"]: r for r in report["records"]}
+    assert list(records) == ["sat", "cpsat-naive", "sat-naive", "backtrack-plain"]
+    for record in records.values():
+        assert set(record) == RECORD_FIELDS
+        assert record["dataset"] == "sample"
+        assert record["rejected"] == 0
+        assert 0 < record["median_ms"] <= record["p95_ms"] <= record["max_ms"]
+        assert record["per_second"] > 0
+        assert record["peak_rss_mib"] >= record["start_rss_mib"] > 0
+        assert sum(record["verdicts"].values()) == record["solves"] == 2 * record["puzzles"]
+    assert records["sat"]["puzzles"] == 4 and not records["sat"]["baseline"]
+    assert records["sat"]["verdicts"] == {"unique": 6, "multiple": 2, "none": 0, "unknown": 0}
+    assert records["sat-naive"]["puzzles"] == 2 and records["sat-naive"]["baseline"]
+    assert records["sat-naive"]["verdicts"]["unique"] == 4
+
+
+def test_bench_table_and_no_baselines(sample: Path) -> None:
+    result = CliRunner().invoke(main, ["bench", str(sample), "--backend", "sat", "--no-baselines"])
+    assert result.exit_code == 0, result.output
+    assert "sat" in result.output and "3/1/0/0" in result.output
+    assert "sat-naive" not in result.output
+
+
+def test_bench_unknown_data_set_exits_2() -> None:
+    result = CliRunner().invoke(main, ["bench", "no-such-set", "--no-baselines"])
+    assert result.exit_code == 2
+    assert "no data set or file named 'no-such-set'" in result.output
+
+
+def test_run_bench_generated_and_large(data: Path) -> None:
+    report = run_bench(["generated:2x2:3", "sudoku16x16_easy"], ["sat", "cpsat"], baselines=False)
+    records = report["records"]
+    assert [(r["dataset"], r["backend"]) for r in records] == [
+        ("generated-4x4-45%", "sat"),
+        ("generated-4x4-45%", "cpsat"),
+        ("sudoku16x16_easy", "sat"),
+        ("sudoku16x16_easy", "cpsat"),
+    ]
+    assert records[0]["verdicts"] == records[1]["verdicts"]
+    assert records[2]["verdicts"] == {"unique": 3, "multiple": 0, "none": 0, "unknown": 0}
+
+
+def test_large_alphabets(data: Path) -> None:
+    text = lines(data / "sudoku-large" / "sudoku16x16_hard.txt", 1)[0]
+    puzzle = parse_large_line(text, source="x", line=1)
+    assert puzzle.max_value == 16 and puzzle.box == (4, 4)
+    given = {c: v for c, v in puzzle.givens.items() if c == (0, 0)}
+    assert given == {(0, 0): LARGE_ALPHABETS[256].index(text[0]) + 1}
+    assert len(load_dataset("sudoku25x25_easy").puzzles) == 11
+    with pytest.raises(PuzzleError, match="x:3:2: unexpected symbol 'G'"):
+        parse_large_line("0G" + "." * 254, source="x", line=3)
+    with pytest.raises(PuzzleError, match="expected 81, 256 or 625 symbols, got 5"):
+        parse_large_line("12345", source="x", line=1)

@@ -1,0 +1,46 @@
+"""The CP-SAT back end's reused model: same verdicts as a model built per puzzle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import grid_of, lines
+
+from cp_sudoku.backends.cpsat import CpSatBackend, _intervals
+from cp_sudoku.formats import parse_line
+from cp_sudoku.model import is_solution
+from cp_sudoku.puzzles import sudoku
+
+NO_CANDIDATE = ".876543212........3........4........5........6........7........8........9........"
+
+
+def test_intervals() -> None:
+    assert _intervals([1, 2, 3, 5, 7, 8]) == [1, 3, 5, 5, 7, 8]
+    assert _intervals([4]) == [4, 4]
+
+
+def test_reused_model_agrees_with_fresh_models(data: Path) -> None:
+    texts = lines(data / "sudoku" / "royle-17clue.txt", 150, 300)
+    texts += lines(data / "sudoku" / "serg-benchmark-multi.txt", 150, 60)
+    texts += [NO_CANDIDATE, "." * 81]
+    reused, fresh = CpSatBackend(), CpSatBackend(reuse=False)
+    for text in texts:
+        puzzle = parse_line(text)
+        got, expected = reused.solve(puzzle), fresh.solve(puzzle)
+        assert got.status == expected.status, text
+        assert all(is_solution(puzzle, grid) for grid in got.solutions)
+        if got.status == "unique":
+            assert got.solutions == expected.solutions
+    statuses = [reused.solve(parse_line(t)).status for t in (texts[0], texts[150], NO_CANDIDATE)]
+    assert statuses == ["unique", "multiple", "none"]
+
+
+def test_reused_model_after_a_time_limit_and_on_other_shapes(data: Path) -> None:
+    backend = CpSatBackend()
+    stopped = backend.solve(sudoku([0] * 81), limit=10**6, time_limit=0.2)
+    assert stopped.status == "multiple" and not stopped.complete
+    text = lines(data / "sudoku" / "norvig-top95.txt", 1)[0]
+    solution = lines(data / "sudoku" / "norvig-top95.solutions.txt", 1)[0]
+    assert backend.solve(parse_line(text)).solutions == (grid_of(solution),)
+    assert len(backend.solve(parse_line("." * 16), limit=1000).solutions) == 288
+    assert backend.solve(parse_line(text)).status == "unique"  # back to 9x9: rebuilt
