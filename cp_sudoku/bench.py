@@ -62,10 +62,10 @@ from rich.table import Table
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, available, get_backend
 from cp_sudoku.backends.base import STATUSES
-from cp_sudoku.datasets import dataset_path
-from cp_sudoku.formats import parse_line
+from cp_sudoku.datasets import dataset_alphabet, dataset_path
+from cp_sudoku.formats import read_file
 from cp_sudoku.model import Puzzle, PuzzleError, is_solution
-from cp_sudoku.puzzles import generated_sudoku, sudoku
+from cp_sudoku.puzzles import generated_sudoku
 
 #: Baselines run beside the chosen back ends, with their options.
 BASELINES: dict[str, dict[str, int]] = {
@@ -73,9 +73,6 @@ BASELINES: dict[str, dict[str, int]] = {
     "sat-naive": {},
     "backtrack-plain": {"max_tries": 10_000},
 }
-#: Symbols of the shared large grids, by line length (see the shared data README):
-#: 16x16 files use ``0-9A-F`` with ``0`` a value, 25x25 files ``1-9A-P``; ``.`` is blank.
-LARGE_ALPHABETS = {256: "0123456789ABCDEF", 625: "123456789ABCDEFGHIJKLMNOP"}
 _GENERATED = "generated:"
 
 
@@ -111,36 +108,6 @@ class Record:
     rejected: int
 
 
-def parse_large_line(text: str, *, source: str, line: int) -> Puzzle:
-    """A 16x16 or 25x25 puzzle line in the shared large-grid alphabets (:data:`LARGE_ALPHABETS`).
-
-    Raises:
-        PuzzleError: a length other than 256 or 625, or a symbol outside the alphabet.
-    """
-    alphabet = LARGE_ALPHABETS.get(len(text))
-    if alphabet is None:
-        raise PuzzleError(
-            f"expected 81, 256 or 625 symbols, got {len(text)}", source=source, line=line
-        )
-    values = []
-    for column, symbol in enumerate(text, start=1):
-        if symbol == ".":
-            values.append(0)
-        elif symbol in alphabet:
-            values.append(alphabet.index(symbol) + 1)
-        else:
-            raise PuzzleError(
-                f"unexpected symbol {symbol!r}: expected one of {alphabet} or '.'",
-                source=source,
-                line=line,
-                column=column,
-            )
-    try:
-        return sudoku(values, name=f"{source}:{line}")
-    except PuzzleError as error:
-        raise error.located(source, line) from None
-
-
 def load_dataset(spec: str, limit: int | None = None) -> Dataset:
     """The first ``limit`` puzzles (all when None) of a data set; see the module docstring.
 
@@ -151,24 +118,14 @@ def load_dataset(spec: str, limit: int | None = None) -> Dataset:
     if spec.startswith(_GENERATED):
         return _generated(spec, limit)
     path = dataset_path(spec)
-    source = str(path)
     found = Dataset(path.stem, [])
-    with open(path, encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if limit is not None and len(found.puzzles) >= limit:
-                break
-            text = raw.strip()
-            if not text or text.startswith("#"):
-                continue
-            try:
-                if len(text) == 81:
-                    puzzle = parse_line(text, source=source, line=number)
-                else:
-                    puzzle = parse_large_line(text, source=source, line=number)
-            except PuzzleError as error:
-                found.errors.append(str(error))
-                continue
-            found.puzzles.append(puzzle)
+    for entry in read_file(path, alphabet=dataset_alphabet(path)):
+        if limit is not None and len(found.puzzles) >= limit:
+            break
+        if entry.puzzle is None:
+            found.errors.append(str(entry.error))
+        else:
+            found.puzzles.append(entry.puzzle)
     return found
 
 

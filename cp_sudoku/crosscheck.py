@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, Result, Status, get_backend
 from cp_sudoku.model import Grid, Puzzle, violations
@@ -50,6 +51,7 @@ def crosscheck(
         limit: solutions each back end looks for (>= 1; 2 proves uniqueness).
         time_limit: seconds per back end, or None for no limit.
 
+    A back end named by a string is built once per process and reused.
     Every returned grid is re-verified with :func:`cp_sudoku.model.violations`.
     A back end whose status is ``unknown`` proves nothing, but the grids it
     found still count and are still checked.
@@ -59,9 +61,16 @@ def crosscheck(
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
-    built = [get_backend(b) if isinstance(b, str) else b for b in backends]
+    built = [_named(b) if isinstance(b, str) else b for b in backends]
     results = {b.name: b.solve(puzzle, limit=limit, time_limit=time_limit) for b in built}
     return judge(puzzle, results)
+
+
+@cache
+def _named(name: str) -> Backend:
+    """A back end named by a string: built once per process, then reused, so the
+    ``sat`` and ``cpsat`` back ends keep their compiled shapes between puzzles."""
+    return get_backend(name)
 
 
 def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:

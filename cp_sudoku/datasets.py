@@ -20,6 +20,16 @@ from cp_sudoku.model import PuzzleError
 
 _PROJECT = Path(__file__).resolve().parents[1]
 
+#: Symbols of the shared large grids, as the data README states them: the
+#: 16x16 files use ``0-9A-F`` (``0`` is a value), the 25x25 file ``1-9A-P``.
+#: Without this, the 16x16 files are ambiguous and the reader refuses them.
+ALPHABETS = {
+    "sudoku16x16_easy": "0-9A-F",
+    "sudoku16x16_medium": "0-9A-F",
+    "sudoku16x16_hard": "0-9A-F",
+    "sudoku25x25_easy": "1-9A-P",
+}
+
 
 def data_dir() -> Path:
     """The shared data folder.
@@ -56,3 +66,8 @@ def dataset_path(name: str) -> Path:
             return found
     known = ", ".join(sorted(p.stem for p in root.glob("*/*") if p.suffix in (".txt", ".jsonl")))
     raise PuzzleError(f"no data set or file named {name!r}; known sets: {known}")
+
+
+def dataset_alphabet(path: str | Path) -> str | None:
+    """The ``--alphabet`` a shared collection is written in (None: inferred)."""
+    return ALPHABETS.get(Path(path).stem)

@@ -9,9 +9,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import lines
 
-from cp_sudoku.bench import LARGE_ALPHABETS, load_dataset, parse_large_line, run_bench
+from cp_sudoku.bench import load_dataset, run_bench
 from cp_sudoku.cli import main
-from cp_sudoku.model import PuzzleError
 
 RECORD_FIELDS = {
     "dataset",
@@ -111,14 +110,9 @@ def test_run_bench_generated_and_large(data: Path) -> None:
     assert records[2]["verdicts"] == {"unique": 3, "multiple": 0, "none": 0, "unknown": 0}
 
 
-def test_large_alphabets(data: Path) -> None:
+def test_large_grids_are_read_in_their_stated_alphabets(data: Path) -> None:
     text = lines(data / "sudoku-large" / "sudoku16x16_hard.txt", 1)[0]
-    puzzle = parse_large_line(text, source="x", line=1)
+    (puzzle,) = load_dataset("sudoku16x16_hard", 1).puzzles
     assert puzzle.max_value == 16 and puzzle.box == (4, 4)
-    given = {c: v for c, v in puzzle.givens.items() if c == (0, 0)}
-    assert given == {(0, 0): LARGE_ALPHABETS[256].index(text[0]) + 1}
+    assert puzzle.givens.get((0, 0), 0) == "0123456789ABCDEF".find(text[0]) + 1
     assert len(load_dataset("sudoku25x25_easy").puzzles) == 11
-    with pytest.raises(PuzzleError, match="x:3:2: unexpected symbol 'G'"):
-        parse_large_line("0G" + "." * 254, source="x", line=3)
-    with pytest.raises(PuzzleError, match="expected 81, 256 or 625 symbols, got 5"):
-        parse_large_line("12345", source="x", line=1)
