@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -69,8 +70,13 @@ def crosscheck(
 @cache
 def _named(name: str) -> Backend:
     """A back end named by a string: built once per process, then reused, so the
-    ``sat`` and ``cpsat`` back ends keep their compiled shapes between puzzles."""
-    return get_backend(name)
+    ``sat`` and ``cpsat`` back ends keep their compiled shapes between puzzles.
+    One that holds native memory is closed when the interpreter exits."""
+    backend = get_backend(name)
+    close = getattr(backend, "close", None)
+    if close is not None:
+        atexit.register(close)
+    return backend
 
 
 def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:

@@ -154,7 +154,9 @@ def test_killer_with_givens_and_a_6x6_box() -> None:
     pairs = [[(r, c), (r, c + 1)] for r in range(6) for c in (0, 2, 4)]
     cages = [(sum(solution[6 * r + c] for r, c in pair), pair) for pair in pairs]
     given = [v if i == 0 else 0 for i, v in enumerate(solution)]
-    verdict = check_all(killer(cages, given, box=(2, 3)), limit=50)
+    verdict = check_all(killer(cages, given, box=(2, 3)), limit=200)
+    for result in verdict.results.values():
+        assert result.complete and len(result.solutions) == 128  # every solution enumerated
     assert solution in verdict.solutions
     assert all(grid[0] == 2 for grid in verdict.solutions)
 
