@@ -30,6 +30,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from cp_sudoku.backends.base import Result, status_of
 from cp_sudoku.backends.common import cage_tuples, differ_pairs, digit_sets, is_distinct_sum
@@ -41,7 +42,7 @@ _CHECK_EVERY = 1024  # tries between two looks at the clock
 
 @dataclass
 class _Compiled:
-    """A puzzle as index lists: what both strategies search over."""
+    """A puzzle's structure as index lists: what both strategies search over."""
 
     n: int
     peers: list[list[int]]
@@ -49,7 +50,10 @@ class _Compiled:
     cages: list[tuple[list[int], list[int], bool]]  # members, allowed masks, is digit-set
     cages_of: list[list[int]]
     locks: list[tuple[list[int], list[int], list[int]]]  # intersection, rest of unit, rest of other
-    start: list[int]  # given value per cell, 0 when blank
+
+    @cached_property
+    def counts(self) -> _Counts:
+        return _Counts(self)
 
 
 def _compile(puzzle: Puzzle) -> _Compiled:
@@ -79,15 +83,89 @@ def _compile(puzzle: Puzzle) -> _Compiled:
             cages_of[i].append(len(cages))
         cages.append((members, allowed, is_distinct_sum(cage)))
     locks = []
-    for unit in full_units:
-        for other in full_units:
+    for k, unit in enumerate(full_units):
+        for other in full_units[k + 1 :]:
             inside = sorted(set(unit) & set(other))
-            if unit is not other and len(inside) >= 2:
+            if len(inside) >= 2:
                 rest = [i for i in unit if i not in inside]
                 others = [i for i in other if i not in inside]
                 locks.append((inside, rest, others))
-    start = [puzzle.givens.get(c, 0) for c in puzzle.cells]
-    return _Compiled(n, peers, full_units, cages, cages_of, locks, start)
+    return _Compiled(n, peers, full_units, cages, cages_of, locks)
+
+
+_CACHE: dict[tuple[object, ...], _Compiled] = {}
+_CACHE_SIZE = 16
+
+
+def _compiled(puzzle: Puzzle) -> _Compiled:
+    """:func:`_compile`, cached by structure: puzzles differing only in givens share it."""
+    key = (puzzle.max_value, puzzle.cells, puzzle.units, puzzle.cages)
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        found = _CACHE[key] = _compile(puzzle)
+    return found
+
+
+class _Counts:
+    """The count vector of ``mrv``: how many cells of each group can take each value.
+
+    One Python int holds a field of ``width`` bits per (group, value); the
+    groups are the full units (a field at 0 is a contradiction, at 1 a
+    hidden single) and then, per locked-candidates pair, the rest of the
+    unit outside its intersection with the other unit (a field at 0 is a
+    locked candidate).  Removing values ``r`` (a candidate mask) from cell
+    ``i`` is one subtraction, ``total -= spread(r) * mult[i]``, and every
+    field is tested at once with two additions: ``field + add_one`` reaches
+    the field's top bit when the field is at least 1, ``field + add_two``
+    when it is at least 2.  A field done with (its value placed in the
+    unit, or its lock applied) is bumped by one so that it is never seen
+    again: placing a value adds ``bump[i]`` at that value.
+    """
+
+    def __init__(self, c: _Compiled) -> None:
+        n = c.n
+        self.width = width = (n + 2).bit_length() + 1  # a field holds 0..n + 2 below its top bit
+        groups = len(c.full_units) + len(c.locks)
+        block = n * width
+        self.mult = [0] * len(c.peers)
+        self.bump = [0] * len(c.peers)
+        for g, unit in enumerate(c.full_units):
+            for i in unit:
+                self.mult[i] |= 1 << (g * block)
+                self.bump[i] |= 2 << (g * block)
+        for k, (inside, rest, _) in enumerate(c.locks):
+            g = len(c.full_units) + k
+            for i in rest:
+                self.mult[i] |= 1 << (g * block)
+            for i in inside:
+                self.bump[i] |= 1 << (g * block)
+        low = sum(1 << (f * width) for f in range(groups * n))
+        self.add_one = low * ((1 << (width - 1)) - 1)
+        self.add_two = low * ((1 << (width - 1)) - 2)
+        top = low << (width - 1)
+        self.unit_top = top & ((1 << (len(c.full_units) * block)) - 1)
+        self.lock_top = top ^ self.unit_top
+        self.peer_mask = [_bits(p) for p in c.peers]
+        # Indexed by group: full units, then locks (others_mask of a unit is unused).
+        self.unit_mask = [_bits(u) for u in c.full_units]
+        self.others_mask = [0] * len(c.full_units) + [_bits(lock[2]) for lock in c.locks]
+
+
+def _bits(cells: list[int]) -> int:
+    """A set of cell indices as one int: bit ``i`` for cell ``i``."""
+    return sum(1 << i for i in cells)
+
+
+def _spread(mask: int, width: int) -> int:
+    """A candidate mask with ``width`` bits per value: bit ``v - 1`` -> bit ``(v - 1) * width``."""
+    spread = 0
+    while mask:
+        bit = mask & -mask
+        spread |= 1 << ((bit.bit_length() - 1) * width)
+        mask ^= bit
+    return spread
 
 
 def _mask(values: Sequence[int] | frozenset[int]) -> int:
@@ -133,7 +211,8 @@ class BacktrackBackend:
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         search = _Plain if self.strategy == "plain" else _Mrv
-        run = search(_compile(puzzle), limit, self.max_tries, deadline)
+        start_values = [puzzle.givens.get(c, 0) for c in puzzle.cells]
+        run = search(_compiled(puzzle), start_values, limit, self.max_tries, deadline)
         try:
             run.search()
             complete = True
@@ -152,9 +231,15 @@ class BacktrackBackend:
 
 class _Search:
     def __init__(
-        self, compiled: _Compiled, limit: int, max_tries: int | None, deadline: float | None
+        self,
+        compiled: _Compiled,
+        start: list[int],
+        limit: int,
+        max_tries: int | None,
+        deadline: float | None,
     ) -> None:
         self.c = compiled
+        self.start = start  # given value per cell, 0 when blank
         self.limit = limit
         self.max_tries = max_tries
         self.deadline = deadline
@@ -223,7 +308,7 @@ class _Plain(_Search):
 
     def search(self) -> None:
         c = self.c
-        grid = list(c.start)
+        grid = list(self.start)
         if not all(self.cage_fits(grid, k) for k in range(len(c.cages))):
             return
         empties = [i for i, v in enumerate(grid) if v == 0]
@@ -257,14 +342,12 @@ class _Plain(_Search):
 class _Mrv(_Search):
     """Bitmask candidates, singles to a fixpoint, fewest candidates first.
 
-    Restarts tame heavy tails: the first run is deterministic (row-major
-    ties, ascending values); when it passes ``RESTART_TRIES`` tries, the
-    search restarts with ties and value order shuffled by a seeded
+    Restarts tame heavy tails: the first run is deterministic (ties to the
+    lowest cell, ascending values); when it passes ``RESTART_TRIES`` tries,
+    the search restarts with ties and value order drawn by a seeded
     generator and twice the budget, and so on.  Solutions found in any run
     are kept (distinct grids only); a run that ends within its budget has
-    explored the whole space, so its count is exact.  Norvig's "hard1"
-    (several solutions) needs 244,462 tries in row-major order and a few
-    hundred with one restart.
+    explored the whole space, so its count is exact.
     """
 
     RESTART_TRIES = 2000
@@ -272,33 +355,56 @@ class _Mrv(_Search):
 
     def search(self) -> None:
         c = self.c
+        t = c.counts
         full = (1 << c.n) - 1
-        cand = [1 << (v - 1) if v else full for v in c.start]
-        queue = [i for i, v in enumerate(c.start) if v]
-        if not self.propagate(cand, queue):
+        cand = [1 << (v - 1) if v else full for v in self.start]
+        where = [sum(1 << i for i, m in enumerate(cand) if m >> v & 1) for v in range(c.n)]
+        total = sum(_spread(m, t.width) * k for m, k in zip(cand, t.mult, strict=True))
+        queue = [i for i, m in enumerate(cand) if not m & (m - 1)]
+        total = self.propagate(cand, where, total, queue)
+        if total is None:
             return
         rng: random.Random | None = None
         budget = self.RESTART_TRIES
-        while not self.run(cand, budget, rng):
+        while not self.run(cand, where, total, budget, rng):
             rng = rng or random.Random(self.SEED)
             budget *= 2
 
-    def run(self, root: list[int], budget: int, rng: random.Random | None) -> bool:
+    def run(
+        self,
+        root: list[int],
+        where: list[int],
+        total: int,
+        budget: int,
+        rng: random.Random | None,
+    ) -> bool:
         """One depth-first search from ``root``; False when it ran out of budget."""
         stop_at = self.tries + budget
-        stack: list[tuple[list[int], int, int]] = []
-        self.branch(root, stack, rng)
+        mult = self.c.counts.mult
+        width = self.c.counts.width
+        stack: list[tuple[list[int], list[int], int, int, int]] = []
+        self.branch(root, where, total, stack, rng)
         while stack:
             if self.tries >= stop_at:
                 return False
-            parent, i, bit = stack.pop()
+            parent, where, total, i, bit = stack.pop()
             self.count_try()
-            child = parent.copy()
-            child[i] = bit
-            if self.propagate(child, [i]):
-                self.branch(child, stack, rng)
-            else:
+            cand = parent.copy()
+            where = where.copy()
+            cand[i] = bit
+            removed = parent[i] ^ bit
+            spread = 0
+            while removed:
+                low = removed & -removed
+                removed ^= low
+                value = low.bit_length() - 1
+                where[value] ^= 1 << i
+                spread |= 1 << (value * width)
+            counts = self.propagate(cand, where, total - spread * mult[i], [i])
+            if counts is None:
                 self.backtracks += 1
+            else:
+                self.branch(cand, where, counts, stack, rng)
         return True
 
     def record(self, grid: Grid) -> None:
@@ -308,25 +414,41 @@ class _Mrv(_Search):
     def branch(
         self,
         cand: list[int],
-        stack: list[tuple[list[int], int, int]],
+        where: list[int],
+        total: int,
+        stack: list[tuple[list[int], list[int], int, int, int]],
         rng: random.Random | None,
     ) -> None:
         """Record a solution, or push one guess per candidate of the MRV cell."""
-        best, best_count = -1, self.c.n + 1
-        for i, m in enumerate(cand):
-            if m & (m - 1):
-                count = m.bit_count()
-                if count < best_count:
-                    best, best_count = i, count
-                    if count == 2 and rng is None:
-                        break
-        if best < 0:
+        once = twice = thrice = 0
+        for places in where:
+            thrice |= twice & places
+            twice |= once & places
+            once |= places
+        if not twice:
             self.record(tuple(m.bit_length() for m in cand))
             return
+        pool = twice & ~thrice  # cells with two candidates
+        if not pool:
+            fewest = min(m.bit_count() for m in cand if m & (m - 1))
+            pool = sum(1 << i for i, m in enumerate(cand) if m.bit_count() == fewest)
+        peer_mask = self.c.counts.peer_mask
+        best, most = -1, -1
+        ties: list[int] = []
+        while pool:
+            low = pool & -pool
+            pool ^= low
+            i = low.bit_length() - 1
+            degree = (peer_mask[i] & twice).bit_count()
+            if degree > most:
+                best, most = i, degree
+                ties = [i]
+            elif degree == most:
+                ties.append(i)
         if rng is not None:
-            best = rng.choice([i for i, m in enumerate(cand) if m.bit_count() == best_count])
-        mask = cand[best]
+            best = rng.choice(ties)
         bits = []
+        mask = cand[best]
         while mask:
             bit = mask & -mask
             bits.append(bit)
@@ -334,89 +456,121 @@ class _Mrv(_Search):
         if rng is not None:
             rng.shuffle(bits)
         for bit in reversed(bits):  # the first in order is tried first
-            stack.append((cand, best, bit))
+            stack.append((cand, where, total, best, bit))
 
-    def propagate(self, cand: list[int], queue: list[int]) -> bool:
+    def propagate(
+        self, cand: list[int], where: list[int], total: int, queue: list[int]
+    ) -> int | None:
         """Singles, locked candidates and cage pruning to a fixpoint.
 
+        ``where[v]`` has bit ``i`` set when cell ``i`` can take value
+        ``v + 1``; ``total`` is the count vector (see :class:`_Counts`);
         ``queue`` holds cells that became single and whose value has not
-        yet been removed from their peers.  False on a contradiction.
+        yet been removed from their peers.  Returns the count vector of the
+        fixpoint, or None on a contradiction.
         """
         c = self.c
-        peers = c.peers
-        full = (1 << c.n) - 1
+        t = c.counts
+        n, width = c.n, t.width
+        peer_mask, unit_mask, others_mask, mult, bump = (
+            t.peer_mask,
+            t.unit_mask,
+            t.others_mask,
+            t.mult,
+            t.bump,
+        )
+        add_one, add_two, unit_top, lock_top = t.add_one, t.add_two, t.unit_top, t.lock_top
         while True:
             while queue:
                 i = queue.pop()
                 bit = cand[i]
-                for p in peers[i]:
-                    m = cand[p]
-                    if m & bit:
+                value = bit.bit_length() - 1
+                shift = value * width
+                total += bump[i] << shift
+                hits = where[value] & peer_mask[i]
+                if hits:
+                    where[value] ^= hits
+                    while hits:
+                        low = hits & -hits
+                        hits ^= low
+                        p = low.bit_length() - 1
+                        m = cand[p]
+                        if m == bit:
+                            return None
                         m ^= bit
-                        if not m:
-                            return False
                         cand[p] = m
+                        total -= mult[p] << shift
                         if not m & (m - 1):
                             queue.append(p)
-            for unit in c.full_units:
-                once = twice = 0
-                for i in unit:
-                    m = cand[i]
-                    twice |= once & m
-                    once |= m
-                if once != full:
-                    return False
-                singles = once & ~twice
-                if singles:
-                    for i in unit:
-                        m = cand[i]
-                        s = m & singles
-                        if s and m != s:
-                            if s & (s - 1):
-                                return False
-                            cand[i] = s
-                            queue.append(i)
+            nonzero = total + add_one
+            if unit_top & ~nonzero:
+                return None  # a value with no place left in a unit
+            singles = nonzero & ~(total + add_two) & unit_top
+            while singles:
+                low = singles & -singles
+                singles ^= low
+                group, value = divmod((low.bit_length() - 1) // width, n)
+                place = where[value] & unit_mask[group]
+                if not place:
+                    return None
+                i = place.bit_length() - 1
+                m = cand[i]
+                bit = 1 << value
+                if m != bit:
+                    cand[i] = bit
+                    removed = m ^ bit
+                    spread = 0
+                    while removed:
+                        low = removed & -removed
+                        removed ^= low
+                        value = low.bit_length() - 1
+                        where[value] ^= place
+                        spread |= 1 << (value * width)
+                    total -= spread * mult[i]
+                    queue.append(i)
             if queue:
                 continue
-            changed = self.lock_candidates(cand, queue)
-            if changed is None:
-                return False
-            if changed:
+            locked = lock_top & ~nonzero
+            if locked:
+                while locked:
+                    low = locked & -locked
+                    locked ^= low
+                    top = low.bit_length() - 1
+                    total += 1 << (top - width + 1)  # mark this lock as done
+                    group, value = divmod(top // width, n)
+                    hits = where[value] & others_mask[group]
+                    if hits:
+                        where[value] ^= hits
+                        bit = 1 << value
+                        shift = value * width
+                        while hits:
+                            low = hits & -hits
+                            hits ^= low
+                            p = low.bit_length() - 1
+                            m = cand[p]
+                            if m == bit:
+                                return None
+                            m ^= bit
+                            cand[p] = m
+                            total -= mult[p] << shift
+                            if not m & (m - 1):
+                                queue.append(p)
                 continue
             if c.cages:
+                before = cand.copy()
                 changed = self.prune_cages(cand, queue)
                 if changed is None:
-                    return False
+                    return None
                 if changed:
+                    for i, old in enumerate(before):
+                        removed = old ^ cand[i]
+                        if removed:
+                            total -= _spread(removed, width) * mult[i]
+                            for value in range(n):
+                                if removed >> value & 1:
+                                    where[value] ^= 1 << i
                     continue
-            return True
-
-    def lock_candidates(self, cand: list[int], queue: list[int]) -> bool | None:
-        """Locked candidates: a value confined, within one full unit, to its
-        intersection with another unit leaves the rest of that other unit
-        (pointing and claiming).  True if a candidate was removed, None on a
-        contradiction."""
-        changed = False
-        for inside, rest, other in self.c.locks:
-            m_in = m_rest = 0
-            for i in inside:
-                m_in |= cand[i]
-            for i in rest:
-                m_rest |= cand[i]
-            locked = m_in & ~m_rest
-            if not locked:
-                continue
-            for p in other:
-                m = cand[p]
-                if m & locked:
-                    m &= ~locked
-                    if not m:
-                        return None
-                    cand[p] = m
-                    changed = True
-                    if not m & (m - 1):
-                        queue.append(p)
-        return changed
+            return total
 
     def prune_cages(self, cand: list[int], queue: list[int]) -> bool | None:
         """Keep only the candidates some allowed tuple or digit set supports.
