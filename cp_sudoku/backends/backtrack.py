@@ -109,43 +109,43 @@ def _compiled(puzzle: Puzzle) -> _Compiled:
 
 
 class _Counts:
-    """The count vector of ``mrv``: how many cells of each group can take each value.
+    """The count vectors of ``mrv``: how many cells of each group can take a value.
 
-    One Python int holds a field of ``width`` bits per (group, value); the
+    One Python int per value holds a field of ``width`` bits per group; the
     groups are the full units (a field at 0 is a contradiction, at 1 a
     hidden single) and then, per locked-candidates pair, the rest of the
     unit outside its intersection with the other unit (a field at 0 is a
-    locked candidate).  Removing values ``r`` (a candidate mask) from cell
-    ``i`` is one subtraction, ``total -= spread(r) * mult[i]``, and every
-    field is tested at once with two additions: ``field + add_one`` reaches
-    the field's top bit when the field is at least 1, ``field + add_two``
-    when it is at least 2.  A field done with (its value placed in the
-    unit, or its lock applied) is bumped by one so that it is never seen
-    again: placing a value adds ``bump[i]`` at that value.
+    locked candidate).  Removing a value from cell ``i`` is one
+    subtraction from that value's vector, ``mult[i]``, and every field is
+    tested at once with two additions: ``field + add_one`` reaches the
+    field's top bit when the field is at least 1, ``field + add_two`` when
+    it is at least 2.  A field done with is bumped so that it is never seen
+    again: placing a value at ``i`` adds ``bump[i]`` (two in each unit of
+    ``i``, one in each lock whose intersection holds ``i``), applying a
+    lock adds one to its field.
     """
 
     def __init__(self, c: _Compiled) -> None:
         n = c.n
         self.width = width = (n + 2).bit_length() + 1  # a field holds 0..n + 2 below its top bit
         groups = len(c.full_units) + len(c.locks)
-        block = n * width
         self.mult = [0] * len(c.peers)
         self.bump = [0] * len(c.peers)
         for g, unit in enumerate(c.full_units):
             for i in unit:
-                self.mult[i] |= 1 << (g * block)
-                self.bump[i] |= 2 << (g * block)
+                self.mult[i] |= 1 << (g * width)
+                self.bump[i] |= 2 << (g * width)
         for k, (inside, rest, _) in enumerate(c.locks):
             g = len(c.full_units) + k
             for i in rest:
-                self.mult[i] |= 1 << (g * block)
+                self.mult[i] |= 1 << (g * width)
             for i in inside:
-                self.bump[i] |= 1 << (g * block)
-        low = sum(1 << (f * width) for f in range(groups * n))
+                self.bump[i] |= 1 << (g * width)
+        low = sum(1 << (g * width) for g in range(groups))
         self.add_one = low * ((1 << (width - 1)) - 1)
         self.add_two = low * ((1 << (width - 1)) - 2)
         top = low << (width - 1)
-        self.unit_top = top & ((1 << (len(c.full_units) * block)) - 1)
+        self.unit_top = top & ((1 << (len(c.full_units) * width)) - 1)
         self.lock_top = top ^ self.unit_top
         self.peer_mask = [_bits(p) for p in c.peers]
         # Indexed by group: full units, then locks (others_mask of a unit is unused).
@@ -355,18 +355,17 @@ class _Mrv(_Search):
 
     def search(self) -> None:
         c = self.c
-        t = c.counts
+        mult = c.counts.mult
         full = (1 << c.n) - 1
         cand = [1 << (v - 1) if v else full for v in self.start]
         where = [sum(1 << i for i, m in enumerate(cand) if m >> v & 1) for v in range(c.n)]
-        total = sum(_spread(m, t.width) * k for m, k in zip(cand, t.mult, strict=True))
+        totals = [sum(mult[i] for i, m in enumerate(cand) if m >> v & 1) for v in range(c.n)]
         queue = [i for i, m in enumerate(cand) if not m & (m - 1)]
-        total = self.propagate(cand, where, total, queue)
-        if total is None:
+        if not self.propagate(cand, where, totals, queue):
             return
         rng: random.Random | None = None
         budget = self.RESTART_TRIES
-        while not self.run(cand, where, total, budget, rng):
+        while not self.run(cand, where, totals, budget, rng):
             rng = rng or random.Random(self.SEED)
             budget *= 2
 
@@ -374,37 +373,35 @@ class _Mrv(_Search):
         self,
         root: list[int],
         where: list[int],
-        total: int,
+        totals: list[int],
         budget: int,
         rng: random.Random | None,
     ) -> bool:
         """One depth-first search from ``root``; False when it ran out of budget."""
         stop_at = self.tries + budget
         mult = self.c.counts.mult
-        width = self.c.counts.width
-        stack: list[tuple[list[int], list[int], int, int, int]] = []
-        self.branch(root, where, total, stack, rng)
+        stack: list[tuple[list[int], list[int], list[int], int, int]] = []
+        self.branch(root, where, totals, stack, rng)
         while stack:
             if self.tries >= stop_at:
                 return False
-            parent, where, total, i, bit = stack.pop()
+            parent, where, totals, i, bit = stack.pop()
             self.count_try()
             cand = parent.copy()
             where = where.copy()
+            totals = totals.copy()
             cand[i] = bit
             removed = parent[i] ^ bit
-            spread = 0
             while removed:
                 low = removed & -removed
                 removed ^= low
                 value = low.bit_length() - 1
                 where[value] ^= 1 << i
-                spread |= 1 << (value * width)
-            counts = self.propagate(cand, where, total - spread * mult[i], [i])
-            if counts is None:
-                self.backtracks += 1
+                totals[value] -= mult[i]
+            if self.propagate(cand, where, totals, [i]):
+                self.branch(cand, where, totals, stack, rng)
             else:
-                self.branch(cand, where, counts, stack, rng)
+                self.backtracks += 1
         return True
 
     def record(self, grid: Grid) -> None:
@@ -415,11 +412,15 @@ class _Mrv(_Search):
         self,
         cand: list[int],
         where: list[int],
-        total: int,
-        stack: list[tuple[list[int], list[int], int, int, int]],
+        totals: list[int],
+        stack: list[tuple[list[int], list[int], list[int], int, int]],
         rng: random.Random | None,
     ) -> None:
-        """Record a solution, or push one guess per candidate of the MRV cell."""
+        """Record a solution, or push one guess per candidate of the chosen cell.
+
+        The cell has the fewest candidates; ties go to the one with most
+        peers still open (the first in row-major order among equals).
+        """
         once = twice = thrice = 0
         for places in where:
             thrice |= twice & places
@@ -456,22 +457,22 @@ class _Mrv(_Search):
         if rng is not None:
             rng.shuffle(bits)
         for bit in reversed(bits):  # the first in order is tried first
-            stack.append((cand, where, total, best, bit))
+            stack.append((cand, where, totals, best, bit))
 
     def propagate(
-        self, cand: list[int], where: list[int], total: int, queue: list[int]
-    ) -> int | None:
-        """Singles, locked candidates and cage pruning to a fixpoint.
+        self, cand: list[int], where: list[int], totals: list[int], queue: list[int]
+    ) -> bool:
+        """Singles, locked candidates and cage pruning to a fixpoint, in place.
 
         ``where[v]`` has bit ``i`` set when cell ``i`` can take value
-        ``v + 1``; ``total`` is the count vector (see :class:`_Counts`);
-        ``queue`` holds cells that became single and whose value has not
-        yet been removed from their peers.  Returns the count vector of the
-        fixpoint, or None on a contradiction.
+        ``v + 1``; ``totals[v]`` is that value's count vector (see
+        :class:`_Counts`); ``queue`` holds cells that became single and
+        whose value has not yet been removed from their peers.  False on a
+        contradiction.
         """
         c = self.c
         t = c.counts
-        n, width = c.n, t.width
+        width = t.width
         peer_mask, unit_mask, others_mask, mult, bump = (
             t.peer_mask,
             t.unit_mask,
@@ -480,13 +481,13 @@ class _Mrv(_Search):
             t.bump,
         )
         add_one, add_two, unit_top, lock_top = t.add_one, t.add_two, t.unit_top, t.lock_top
+        values = range(c.n)
         while True:
             while queue:
                 i = queue.pop()
                 bit = cand[i]
                 value = bit.bit_length() - 1
-                shift = value * width
-                total += bump[i] << shift
+                total = totals[value] + bump[i]
                 hits = where[value] & peer_mask[i]
                 if hits:
                     where[value] ^= hits
@@ -496,81 +497,80 @@ class _Mrv(_Search):
                         p = low.bit_length() - 1
                         m = cand[p]
                         if m == bit:
-                            return None
+                            return False
                         m ^= bit
                         cand[p] = m
-                        total -= mult[p] << shift
+                        total -= mult[p]
                         if not m & (m - 1):
                             queue.append(p)
-            nonzero = total + add_one
-            if unit_top & ~nonzero:
-                return None  # a value with no place left in a unit
-            singles = nonzero & ~(total + add_two) & unit_top
-            while singles:
-                low = singles & -singles
-                singles ^= low
-                group, value = divmod((low.bit_length() - 1) // width, n)
-                place = where[value] & unit_mask[group]
-                if not place:
-                    return None
-                i = place.bit_length() - 1
-                m = cand[i]
-                bit = 1 << value
-                if m != bit:
-                    cand[i] = bit
-                    removed = m ^ bit
-                    spread = 0
-                    while removed:
-                        low = removed & -removed
-                        removed ^= low
-                        value = low.bit_length() - 1
-                        where[value] ^= place
-                        spread |= 1 << (value * width)
-                    total -= spread * mult[i]
-                    queue.append(i)
+                totals[value] = total
+            for value in values:
+                total = totals[value]
+                nonzero = total + add_one
+                if unit_top & ~nonzero:
+                    return False  # a value with no place left in a unit
+                singles = nonzero & ~(total + add_two) & unit_top
+                while singles:
+                    low = singles & -singles
+                    singles ^= low
+                    place = where[value] & unit_mask[(low.bit_length() - 1) // width]
+                    if not place:
+                        return False
+                    i = place.bit_length() - 1
+                    m = cand[i]
+                    bit = 1 << value
+                    if m != bit:
+                        cand[i] = bit
+                        removed = m ^ bit
+                        while removed:
+                            low = removed & -removed
+                            removed ^= low
+                            other = low.bit_length() - 1
+                            where[other] ^= place
+                            totals[other] -= mult[i]
+                        queue.append(i)
             if queue:
                 continue
-            locked = lock_top & ~nonzero
-            if locked:
+            changed = False
+            for value in values:
+                locked = lock_top & ~(totals[value] + add_one)
                 while locked:
                     low = locked & -locked
                     locked ^= low
-                    top = low.bit_length() - 1
-                    total += 1 << (top - width + 1)  # mark this lock as done
-                    group, value = divmod(top // width, n)
-                    hits = where[value] & others_mask[group]
+                    totals[value] += low >> (width - 1)  # mark this lock as done
+                    hits = where[value] & others_mask[(low.bit_length() - 1) // width]
                     if hits:
+                        changed = True
                         where[value] ^= hits
                         bit = 1 << value
-                        shift = value * width
                         while hits:
                             low = hits & -hits
                             hits ^= low
                             p = low.bit_length() - 1
                             m = cand[p]
                             if m == bit:
-                                return None
+                                return False
                             m ^= bit
                             cand[p] = m
-                            total -= mult[p] << shift
+                            totals[value] -= mult[p]
                             if not m & (m - 1):
                                 queue.append(p)
+            if changed:
                 continue
             if c.cages:
                 before = cand.copy()
                 changed = self.prune_cages(cand, queue)
                 if changed is None:
-                    return None
+                    return False
                 if changed:
                     for i, old in enumerate(before):
                         removed = old ^ cand[i]
-                        if removed:
-                            total -= _spread(removed, width) * mult[i]
-                            for value in range(n):
-                                if removed >> value & 1:
-                                    where[value] ^= 1 << i
+                        for value in values:
+                            if removed >> value & 1:
+                                where[value] ^= 1 << i
+                                totals[value] -= mult[i]
                     continue
-            return total
+            return True
 
     def prune_cages(self, cand: list[int], queue: list[int]) -> bool | None:
         """Keep only the candidates some allowed tuple or digit set supports.
