@@ -151,6 +151,16 @@ class _Counts:
         # Indexed by group: full units, then locks (others_mask of a unit is unused).
         self.unit_mask = [_bits(u) for u in c.full_units]
         self.others_mask = [0] * len(c.full_units) + [_bits(lock[2]) for lock in c.locks]
+        # For conflict weights: the full units of each cell, as a list and as a bit set,
+        # and per lock group the units holding its intersection.
+        self.units_of: list[list[int]] = [[] for _ in c.peers]
+        for g, unit in enumerate(c.full_units):
+            for i in unit:
+                self.units_of[i].append(g)
+        self.unit_bits = [_bits(units) for units in self.units_of]
+        self.lock_bits = [0] * len(c.full_units) + [
+            self.unit_bits[inside[0]] & self.unit_bits[inside[1]] for inside, _, _ in c.locks
+        ]
 
 
 def _bits(cells: list[int]) -> int:
@@ -342,12 +352,16 @@ class _Plain(_Search):
 class _Mrv(_Search):
     """Bitmask candidates, singles to a fixpoint, fewest candidates first.
 
-    Restarts tame heavy tails: the first run is deterministic (ties to the
-    lowest cell, ascending values); when it passes ``RESTART_TRIES`` tries,
-    the search restarts with ties and value order drawn by a seeded
-    generator and twice the budget, and so on.  Solutions found in any run
-    are kept (distinct grids only); a run that ends within its budget has
-    explored the whole space, so its count is exact.
+    Restarts tame heavy tails: the first run is deterministic (see
+    :meth:`branch`); when it passes ``RESTART_TRIES`` tries, the search
+    restarts with twice the budget, and so on.  Every contradiction adds
+    one to the weight of the unit where it surfaced, and the restarted runs
+    branch on the open cell with the fewest candidates per unit weight
+    (dom/wdeg, Boussemart, Hemery, Lecoutre and Sais, "Boosting systematic
+    search by weighting constraints", ECAI 2004), ties and value order
+    drawn by a seeded generator.  Solutions found in any run are kept
+    (distinct grids only); a run that ends within its budget has explored
+    the whole space, so its count is exact.
     """
 
     RESTART_TRIES = 2000
@@ -361,6 +375,7 @@ class _Mrv(_Search):
         where = [sum(1 << i for i, m in enumerate(cand) if m >> v & 1) for v in range(c.n)]
         totals = [sum(mult[i] for i, m in enumerate(cand) if m >> v & 1) for v in range(c.n)]
         queue = [i for i, m in enumerate(cand) if not m & (m - 1)]
+        self.weight = [1] * len(c.full_units)
         if not self.propagate(cand, where, totals, queue):
             return
         rng: random.Random | None = None
@@ -408,6 +423,13 @@ class _Mrv(_Search):
         if grid not in self.found:
             super().record(grid)
 
+    def blame(self, units: int) -> None:
+        """Add one to the weight of each full unit in ``units`` (bit ``g`` for unit ``g``)."""
+        while units:
+            low = units & -units
+            units ^= low
+            self.weight[low.bit_length() - 1] += 1
+
     def branch(
         self,
         cand: list[int],
@@ -416,11 +438,9 @@ class _Mrv(_Search):
         stack: list[tuple[list[int], list[int], list[int], int, int]],
         rng: random.Random | None,
     ) -> None:
-        """Record a solution, or push one guess per candidate of the chosen cell.
-
-        The cell has the fewest candidates; ties go to the one with most
-        peers still open (the first in row-major order among equals).
-        """
+        """Record a solution, or push one guess per candidate of the chosen cell:
+        :meth:`fewest_choice` in the first run, :meth:`weighted_choice` after
+        a restart."""
         once = twice = thrice = 0
         for places in where:
             thrice |= twice & places
@@ -429,25 +449,10 @@ class _Mrv(_Search):
         if not twice:
             self.record(tuple(m.bit_length() for m in cand))
             return
-        pool = twice & ~thrice  # cells with two candidates
-        if not pool:
-            fewest = min(m.bit_count() for m in cand if m & (m - 1))
-            pool = sum(1 << i for i, m in enumerate(cand) if m.bit_count() == fewest)
-        peer_mask = self.c.counts.peer_mask
-        best, most = -1, -1
-        ties: list[int] = []
-        while pool:
-            low = pool & -pool
-            pool ^= low
-            i = low.bit_length() - 1
-            degree = (peer_mask[i] & twice).bit_count()
-            if degree > most:
-                best, most = i, degree
-                ties = [i]
-            elif degree == most:
-                ties.append(i)
         if rng is not None:
-            best = rng.choice(ties)
+            best = self.weighted_choice(cand, twice, rng)
+        else:
+            best = self.fewest_choice(cand, twice, thrice)
         bits = []
         mask = cand[best]
         while mask:
@@ -458,6 +463,46 @@ class _Mrv(_Search):
             rng.shuffle(bits)
         for bit in reversed(bits):  # the first in order is tried first
             stack.append((cand, where, totals, best, bit))
+
+    def fewest_choice(self, cand: list[int], twice: int, thrice: int) -> int:
+        """The open cell with fewest candidates; ties to the one with most open
+        peers, then to the first in row-major order.
+
+        ``twice`` and ``thrice``: the cells with at least two and three
+        candidates, as bit sets.
+        """
+        pool = twice & ~thrice  # cells with two candidates
+        if not pool:
+            fewest = min(m.bit_count() for m in cand if m & (m - 1))
+            pool = sum(1 << i for i, m in enumerate(cand) if m.bit_count() == fewest)
+        peer_mask = self.c.counts.peer_mask
+        best, most = -1, -1
+        while pool:
+            low = pool & -pool
+            pool ^= low
+            i = low.bit_length() - 1
+            degree = (peer_mask[i] & twice).bit_count()
+            if degree > most:
+                best, most = i, degree
+        return best
+
+    def weighted_choice(self, cand: list[int], open_cells: int, rng: random.Random) -> int:
+        """The open cell with fewest candidates per weight of its units (dom/wdeg);
+        ties drawn by ``rng``."""
+        weight = self.weight
+        units_of = self.c.counts.units_of
+        best: list[int] = []
+        best_score = 0.0
+        while open_cells:
+            low = open_cells & -open_cells
+            open_cells ^= low
+            i = low.bit_length() - 1
+            score = cand[i].bit_count() / sum(weight[g] for g in units_of[i])
+            if not best or score < best_score:
+                best, best_score = [i], score
+            elif score == best_score:
+                best.append(i)
+        return rng.choice(best)
 
     def propagate(
         self, cand: list[int], where: list[int], totals: list[int], queue: list[int]
@@ -481,6 +526,7 @@ class _Mrv(_Search):
             t.bump,
         )
         add_one, add_two, unit_top, lock_top = t.add_one, t.add_two, t.unit_top, t.lock_top
+        unit_bits, lock_bits = t.unit_bits, t.lock_bits
         values = range(c.n)
         while True:
             while queue:
@@ -497,6 +543,7 @@ class _Mrv(_Search):
                         p = low.bit_length() - 1
                         m = cand[p]
                         if m == bit:
+                            self.blame(unit_bits[i] & unit_bits[p])
                             return False
                         m ^= bit
                         cand[p] = m
@@ -507,14 +554,18 @@ class _Mrv(_Search):
             for value in values:
                 total = totals[value]
                 nonzero = total + add_one
-                if unit_top & ~nonzero:
-                    return False  # a value with no place left in a unit
+                empty = unit_top & ~nonzero  # a value with no place left in a unit
+                if empty:
+                    self.blame(1 << ((empty & -empty).bit_length() - 1) // width)
+                    return False
                 singles = nonzero & ~(total + add_two) & unit_top
                 while singles:
                     low = singles & -singles
                     singles ^= low
-                    place = where[value] & unit_mask[(low.bit_length() - 1) // width]
+                    group = (low.bit_length() - 1) // width
+                    place = where[value] & unit_mask[group]
                     if not place:
+                        self.blame(1 << group)
                         return False
                     i = place.bit_length() - 1
                     m = cand[i]
@@ -538,7 +589,8 @@ class _Mrv(_Search):
                     low = locked & -locked
                     locked ^= low
                     totals[value] += low >> (width - 1)  # mark this lock as done
-                    hits = where[value] & others_mask[(low.bit_length() - 1) // width]
+                    group = (low.bit_length() - 1) // width
+                    hits = where[value] & others_mask[group]
                     if hits:
                         changed = True
                         where[value] ^= hits
@@ -549,6 +601,7 @@ class _Mrv(_Search):
                             p = low.bit_length() - 1
                             m = cand[p]
                             if m == bit:
+                                self.blame(unit_bits[p] & lock_bits[group])
                                 return False
                             m ^= bit
                             cand[p] = m
