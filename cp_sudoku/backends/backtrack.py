@@ -376,7 +376,7 @@ class _Mrv(_Search):
         totals = [sum(mult[i] for i, m in enumerate(cand) if m >> v & 1) for v in range(c.n)]
         queue = [i for i, m in enumerate(cand) if not m & (m - 1)]
         self.weight = [1] * len(c.full_units)
-        if not self.propagate(cand, where, totals, queue):
+        if not self.propagate(cand, where, totals, queue, full):
             return
         rng: random.Random | None = None
         budget = self.RESTART_TRIES
@@ -408,12 +408,11 @@ class _Mrv(_Search):
             cand[i] = bit
             removed = parent[i] ^ bit
             while removed:
-                low = removed & -removed
-                removed ^= low
-                value = low.bit_length() - 1
+                value = removed.bit_length() - 1
+                removed ^= 1 << value
                 where[value] ^= 1 << i
                 totals[value] -= mult[i]
-            if self.propagate(cand, where, totals, [i]):
+            if self.propagate(cand, where, totals, [i], parent[i]):
                 self.branch(cand, where, totals, stack, rng)
             else:
                 self.backtracks += 1
@@ -426,9 +425,9 @@ class _Mrv(_Search):
     def blame(self, units: int) -> None:
         """Add one to the weight of each full unit in ``units`` (bit ``g`` for unit ``g``)."""
         while units:
-            low = units & -units
-            units ^= low
-            self.weight[low.bit_length() - 1] += 1
+            g = units.bit_length() - 1
+            units ^= 1 << g
+            self.weight[g] += 1
 
     def branch(
         self,
@@ -453,15 +452,15 @@ class _Mrv(_Search):
             best = self.weighted_choice(cand, twice, rng)
         else:
             best = self.fewest_choice(cand, twice, thrice)
-        bits = []
+        bits = []  # highest value first: the last pushed is tried first
         mask = cand[best]
         while mask:
-            bit = mask & -mask
+            bit = 1 << (mask.bit_length() - 1)
             bits.append(bit)
             mask ^= bit
         if rng is not None:
             rng.shuffle(bits)
-        for bit in reversed(bits):  # the first in order is tried first
+        for bit in bits:
             stack.append((cand, where, totals, best, bit))
 
     def fewest_choice(self, cand: list[int], twice: int, thrice: int) -> int:
@@ -477,12 +476,11 @@ class _Mrv(_Search):
             pool = sum(1 << i for i, m in enumerate(cand) if m.bit_count() == fewest)
         peer_mask = self.c.counts.peer_mask
         best, most = -1, -1
-        while pool:
-            low = pool & -pool
-            pool ^= low
-            i = low.bit_length() - 1
+        while pool:  # from the last cell down, so that ties go to the first
+            i = pool.bit_length() - 1
+            pool ^= 1 << i
             degree = (peer_mask[i] & twice).bit_count()
-            if degree > most:
+            if degree >= most:
                 best, most = i, degree
         return best
 
@@ -494,9 +492,8 @@ class _Mrv(_Search):
         best: list[int] = []
         best_score = 0.0
         while open_cells:
-            low = open_cells & -open_cells
-            open_cells ^= low
-            i = low.bit_length() - 1
+            i = open_cells.bit_length() - 1
+            open_cells ^= 1 << i
             score = cand[i].bit_count() / sum(weight[g] for g in units_of[i])
             if not best or score < best_score:
                 best, best_score = [i], score
@@ -505,15 +502,21 @@ class _Mrv(_Search):
         return rng.choice(best)
 
     def propagate(
-        self, cand: list[int], where: list[int], totals: list[int], queue: list[int]
+        self,
+        cand: list[int],
+        where: list[int],
+        totals: list[int],
+        queue: list[int],
+        changed: int,
     ) -> bool:
         """Singles, locked candidates and cage pruning to a fixpoint, in place.
 
         ``where[v]`` has bit ``i`` set when cell ``i`` can take value
         ``v + 1``; ``totals[v]`` is that value's count vector (see
         :class:`_Counts`); ``queue`` holds cells that became single and
-        whose value has not yet been removed from their peers.  False on a
-        contradiction.
+        whose value has not yet been removed from their peers; ``changed``
+        (a candidate mask) the values whose count vectors changed since the
+        last fixpoint.  False on a contradiction.
         """
         c = self.c
         t = c.counts
@@ -527,42 +530,45 @@ class _Mrv(_Search):
         )
         add_one, add_two, unit_top, lock_top = t.add_one, t.add_two, t.unit_top, t.lock_top
         unit_bits, lock_bits = t.unit_bits, t.lock_bits
-        values = range(c.n)
+        unlocked = changed  # values to look at for locked candidates
         while True:
             while queue:
                 i = queue.pop()
                 bit = cand[i]
+                changed |= bit
                 value = bit.bit_length() - 1
                 total = totals[value] + bump[i]
                 hits = where[value] & peer_mask[i]
                 if hits:
                     where[value] ^= hits
                     while hits:
-                        low = hits & -hits
-                        hits ^= low
-                        p = low.bit_length() - 1
-                        m = cand[p]
-                        if m == bit:
-                            self.blame(unit_bits[i] & unit_bits[p])
-                            return False
-                        m ^= bit
+                        p = hits.bit_length() - 1
+                        hits ^= 1 << p
+                        m = cand[p] ^ bit
                         cand[p] = m
                         total -= mult[p]
                         if not m & (m - 1):
+                            if not m:
+                                self.blame(unit_bits[i] & unit_bits[p])
+                                return False
                             queue.append(p)
                 totals[value] = total
-            for value in values:
+            scan, changed = changed, 0
+            unlocked |= scan
+            while scan:
+                value = scan.bit_length() - 1
+                scan ^= 1 << value
                 total = totals[value]
                 nonzero = total + add_one
                 empty = unit_top & ~nonzero  # a value with no place left in a unit
                 if empty:
-                    self.blame(1 << ((empty & -empty).bit_length() - 1) // width)
+                    self.blame(1 << (empty.bit_length() - 1) // width)
                     return False
                 singles = nonzero & ~(total + add_two) & unit_top
                 while singles:
-                    low = singles & -singles
-                    singles ^= low
-                    group = (low.bit_length() - 1) // width
+                    top = singles.bit_length() - 1
+                    singles ^= 1 << top
+                    group = top // width
                     place = where[value] & unit_mask[group]
                     if not place:
                         self.blame(1 << group)
@@ -573,55 +579,56 @@ class _Mrv(_Search):
                     if m != bit:
                         cand[i] = bit
                         removed = m ^ bit
+                        changed |= removed
                         while removed:
-                            low = removed & -removed
-                            removed ^= low
-                            other = low.bit_length() - 1
+                            other = removed.bit_length() - 1
+                            removed ^= 1 << other
                             where[other] ^= place
                             totals[other] -= mult[i]
                         queue.append(i)
             if queue:
                 continue
-            changed = False
-            for value in values:
+            while unlocked:
+                value = unlocked.bit_length() - 1
+                unlocked ^= 1 << value
                 locked = lock_top & ~(totals[value] + add_one)
                 while locked:
-                    low = locked & -locked
-                    locked ^= low
-                    totals[value] += low >> (width - 1)  # mark this lock as done
-                    group = (low.bit_length() - 1) // width
+                    top = locked.bit_length() - 1
+                    locked ^= 1 << top
+                    totals[value] += 1 << (top - width + 1)  # mark this lock as done
+                    group = top // width
                     hits = where[value] & others_mask[group]
                     if hits:
-                        changed = True
-                        where[value] ^= hits
                         bit = 1 << value
+                        changed |= bit
+                        where[value] ^= hits
                         while hits:
-                            low = hits & -hits
-                            hits ^= low
-                            p = low.bit_length() - 1
-                            m = cand[p]
-                            if m == bit:
-                                self.blame(unit_bits[p] & lock_bits[group])
-                                return False
-                            m ^= bit
+                            p = hits.bit_length() - 1
+                            hits ^= 1 << p
+                            m = cand[p] ^ bit
                             cand[p] = m
                             totals[value] -= mult[p]
                             if not m & (m - 1):
+                                if not m:
+                                    self.blame(unit_bits[p] & lock_bits[group])
+                                    return False
                                 queue.append(p)
             if changed:
                 continue
             if c.cages:
                 before = cand.copy()
-                changed = self.prune_cages(cand, queue)
-                if changed is None:
+                pruned = self.prune_cages(cand, queue)
+                if pruned is None:
                     return False
-                if changed:
+                if pruned:
                     for i, old in enumerate(before):
                         removed = old ^ cand[i]
-                        for value in values:
-                            if removed >> value & 1:
-                                where[value] ^= 1 << i
-                                totals[value] -= mult[i]
+                        changed |= removed
+                        while removed:
+                            value = removed.bit_length() - 1
+                            removed ^= 1 << value
+                            where[value] ^= 1 << i
+                            totals[value] -= mult[i]
                     continue
             return True
 
