@@ -148,6 +148,8 @@ class _Counts:
         self.unit_top = top & ((1 << (len(c.full_units) * width)) - 1)
         self.lock_top = top ^ self.unit_top
         self.peer_mask = [_bits(p) for p in c.peers]
+        self.all_cells = (1 << len(c.peers)) - 1
+        self.all_total = sum(self.mult)
         # Indexed by group: full units, then locks (others_mask of a unit is unused).
         self.unit_mask = [_bits(u) for u in c.full_units]
         self.others_mask = [0] * len(c.full_units) + [_bits(lock[2]) for lock in c.locks]
@@ -369,11 +371,21 @@ class _Mrv(_Search):
 
     def search(self) -> None:
         c = self.c
-        mult = c.counts.mult
+        t = c.counts
         full = (1 << c.n) - 1
         cand = [1 << (v - 1) if v else full for v in self.start]
-        where = [sum(1 << i for i, m in enumerate(cand) if m >> v & 1) for v in range(c.n)]
-        totals = [sum(mult[i] for i, m in enumerate(cand) if m >> v & 1) for v in range(c.n)]
+        # Every cell can take every value, except that a given takes only its own.
+        given_cells = given_total = 0
+        with_value = [0] * c.n
+        total_of = [0] * c.n
+        for i, v in enumerate(self.start):
+            if v:
+                given_cells |= 1 << i
+                given_total += t.mult[i]
+                with_value[v - 1] |= 1 << i
+                total_of[v - 1] += t.mult[i]
+        where = [(t.all_cells ^ given_cells) | cells for cells in with_value]
+        totals = [t.all_total - given_total + total for total in total_of]
         queue = [i for i, m in enumerate(cand) if not m & (m - 1)]
         self.weight = [1] * len(c.full_units)
         if not self.propagate(cand, where, totals, queue, full):
