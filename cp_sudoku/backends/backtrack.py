@@ -506,7 +506,7 @@ class _Mrv(_Search):
         while open_cells:
             i = open_cells.bit_length() - 1
             open_cells ^= 1 << i
-            score = cand[i].bit_count() / sum(weight[g] for g in units_of[i])
+            score = cand[i].bit_count() / (1 + sum(weight[g] for g in units_of[i]))
             if not best or score < best_score:
                 best, best_score = [i], score
             elif score == best_score:
