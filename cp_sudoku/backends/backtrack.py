@@ -52,8 +52,9 @@ class _Compiled:
     locks: list[tuple[list[int], list[int], list[int]]]  # intersection, rest of unit, rest of other
 
     @cached_property
-    def counts(self) -> _Counts:
-        return _Counts(self)
+    def tables(self) -> _Tables:
+        """The bit sets and count vectors of ``mrv``, built on first use."""
+        return _Tables(self)
 
 
 def _compile(puzzle: Puzzle) -> _Compiled:
@@ -108,21 +109,28 @@ def _compiled(puzzle: Puzzle) -> _Compiled:
     return found
 
 
-class _Counts:
-    """The count vectors of ``mrv``: how many cells of each group can take a value.
+class _Tables:
+    """What ``mrv`` precomputes for a structure: bit sets and count-vector masks.
 
-    One Python int per value holds a field of ``width`` bits per group; the
-    groups are the full units (a field at 0 is a contradiction, at 1 a
-    hidden single) and then, per locked-candidates pair, the rest of the
-    unit outside its intersection with the other unit (a field at 0 is a
-    locked candidate).  Removing a value from cell ``i`` is one
-    subtraction from that value's vector, ``mult[i]``, and every field is
-    tested at once with two additions: ``field + add_one`` reaches the
-    field's top bit when the field is at least 1, ``field + add_two`` when
-    it is at least 2.  A field done with is bumped so that it is never seen
-    again: placing a value at ``i`` adds ``bump[i]`` (two in each unit of
-    ``i``, one in each lock whose intersection holds ``i``), applying a
-    lock adds one to its field.
+    A *bit set* is an int with bit ``i`` for cell ``i``: ``peer_mask[i]``,
+    ``unit_mask[g]`` (full unit ``g``), ``others_mask[g]`` (lock group
+    ``g``: the cells a lock clears), ``all_cells``.
+
+    A *count vector* is one int per value with a field of ``width`` bits
+    per group: first the full units (the cells of the unit that can take
+    the value: 0 is a contradiction, 1 a hidden single), then one group per
+    lock (the cells of its unit outside the intersection that can take the
+    value: 0 means the value is locked in the intersection, so it leaves
+    the rest of the other unit).  ``mult[i]`` has a 1 in the field of each
+    group that counts cell ``i``, so removing a value from cell ``i`` is
+    one subtraction from that value's vector.  Every field is tested at
+    once with two additions: ``field + add_one`` sets the field's top bit
+    (``unit_top``, ``lock_top``) when the field is at least 1, ``field +
+    add_two`` when it is at least 2.  A field done with is bumped so that
+    it is never seen again: placing a value at ``i`` adds ``bump[i]`` (two
+    in each unit of ``i``, one in each lock whose intersection holds
+    ``i``); applying a lock adds one to its field.  A field never exceeds
+    ``n + 2``, which stays below its top bit.
     """
 
     def __init__(self, c: _Compiled) -> None:
@@ -168,16 +176,6 @@ class _Counts:
 def _bits(cells: list[int]) -> int:
     """A set of cell indices as one int: bit ``i`` for cell ``i``."""
     return sum(1 << i for i in cells)
-
-
-def _spread(mask: int, width: int) -> int:
-    """A candidate mask with ``width`` bits per value: bit ``v - 1`` -> bit ``(v - 1) * width``."""
-    spread = 0
-    while mask:
-        bit = mask & -mask
-        spread |= 1 << ((bit.bit_length() - 1) * width)
-        mask ^= bit
-    return spread
 
 
 def _mask(values: Sequence[int] | frozenset[int]) -> int:
@@ -351,6 +349,11 @@ class _Plain(_Search):
                 depth += 1
 
 
+#: A guess waiting on the ``mrv`` stack: the candidates, value bit sets and count
+#: vectors of the node it branches from, the cell and the value bit to place there.
+_Guess = tuple[list[int], list[int], list[int], int, int]
+
+
 class _Mrv(_Search):
     """Bitmask candidates, singles to a fixpoint, fewest candidates first.
 
@@ -368,10 +371,11 @@ class _Mrv(_Search):
 
     RESTART_TRIES = 2000
     SEED = 20061
+    weight: list[int]  # per full unit: 1 + contradictions that surfaced in it
 
     def search(self) -> None:
         c = self.c
-        t = c.counts
+        t = c.tables
         full = (1 << c.n) - 1
         cand = [1 << (v - 1) if v else full for v in self.start]
         # Every cell can take every value, except that a given takes only its own.
@@ -406,8 +410,8 @@ class _Mrv(_Search):
     ) -> bool:
         """One depth-first search from ``root``; False when it ran out of budget."""
         stop_at = self.tries + budget
-        mult = self.c.counts.mult
-        stack: list[tuple[list[int], list[int], list[int], int, int]] = []
+        mult = self.c.tables.mult
+        stack: list[_Guess] = []
         self.branch(root, where, totals, stack, rng)
         while stack:
             if self.tries >= stop_at:
@@ -446,7 +450,7 @@ class _Mrv(_Search):
         cand: list[int],
         where: list[int],
         totals: list[int],
-        stack: list[tuple[list[int], list[int], list[int], int, int]],
+        stack: list[_Guess],
         rng: random.Random | None,
     ) -> None:
         """Record a solution, or push one guess per candidate of the chosen cell:
@@ -486,7 +490,7 @@ class _Mrv(_Search):
         if not pool:
             fewest = min(m.bit_count() for m in cand if m & (m - 1))
             pool = sum(1 << i for i, m in enumerate(cand) if m.bit_count() == fewest)
-        peer_mask = self.c.counts.peer_mask
+        peer_mask = self.c.tables.peer_mask
         best, most = -1, -1
         while pool:  # from the last cell down, so that ties go to the first
             i = pool.bit_length() - 1
@@ -500,7 +504,7 @@ class _Mrv(_Search):
         """The open cell with fewest candidates per weight of its units (dom/wdeg);
         ties drawn by ``rng``."""
         weight = self.weight
-        units_of = self.c.counts.units_of
+        units_of = self.c.tables.units_of
         best: list[int] = []
         best_score = 0.0
         while open_cells:
@@ -525,13 +529,13 @@ class _Mrv(_Search):
 
         ``where[v]`` has bit ``i`` set when cell ``i`` can take value
         ``v + 1``; ``totals[v]`` is that value's count vector (see
-        :class:`_Counts`); ``queue`` holds cells that became single and
+        :class:`_Tables`); ``queue`` holds cells that became single and
         whose value has not yet been removed from their peers; ``changed``
         (a candidate mask) the values whose count vectors changed since the
         last fixpoint.  False on a contradiction.
         """
         c = self.c
-        t = c.counts
+        t = c.tables
         width = t.width
         peer_mask, unit_mask, others_mask, mult, bump = (
             t.peer_mask,
