@@ -56,11 +56,11 @@ sudoku-large 16x16, 25x25      20  --         1.7 ms   12.1 ms  --
 =========================  ======  =========  =======  =======  ============
 
 Every puzzle came out ``unique``, except serg-benchmark-multi (all
-``multiple``).  Norvig's column: his solver (first solution only, no uniqueness proof),
-timed by CPU time in the same process, interleaved puzzle by puzzle with
-``mrv`` (royle: every 9th puzzle, 5,000), and the ratio ``mrv`` / Norvig.
-Easter Monster takes 153 tries (2 ms), Norvig's "hard1" (several
-solutions) 2,026 tries (25 ms).
+``multiple``).  Norvig's column: his solver (first solution only, no
+uniqueness proof), timed by CPU time in the same process, interleaved
+puzzle by puzzle with ``mrv`` (royle: every 9th puzzle, 5,000), and the
+ratio ``mrv`` / Norvig.  Easter Monster takes 153 tries (2 ms), Norvig's
+"hard1" (several solutions) 2,026 tries (25 ms).
 
 How the figures were reached, on every other puzzle of forum-hardest-1106
 (CPU time, interleaved; puzzles/s and tries per puzzle): the first version
