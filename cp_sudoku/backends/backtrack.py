@@ -168,7 +168,7 @@ _CACHE_SIZE = 16
 
 def _compiled(puzzle: Puzzle) -> _Compiled:
     """:func:`_compile`, cached by structure: puzzles differing only in givens share it."""
-    key = (puzzle.max_value, puzzle.cells, puzzle.units, puzzle.cages)
+    key = (puzzle.max_value, puzzle.cells, puzzle.units, puzzle.cages)  # all _compile reads
     found = _CACHE.get(key)
     if found is None:
         if len(_CACHE) >= _CACHE_SIZE:
