@@ -293,3 +293,24 @@ def test_structure_is_compiled_once_per_shape() -> None:
     other = kenken(4, [cage("=1", "r1c1")])
     assert _compiled(other) is not _compiled(KENKEN_4X4)
     assert BacktrackBackend().solve(other, limit=1000).solutions != ()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "status"),
+    [
+        ("royle-17clue", "unique"),
+        ("magictour-top1465", "unique"),
+        ("forum-hardest-1106", "unique"),
+        ("norvig-top95", "unique"),
+        ("serg-benchmark-multi", "multiple"),
+    ],
+)
+def test_mrv_on_whole_data_sets(data: Path, name: str, status: str) -> None:
+    backend = BacktrackBackend()
+    for text in lines(data / "sudoku" / f"{name}.txt"):
+        puzzle = parse_line(text)
+        result = backend.solve(puzzle, time_limit=60)  # a hang guard
+        assert result.status == status, text
+        assert len(set(result.solutions)) == len(result.solutions)
+        assert all(is_solution(puzzle, g) for g in result.solutions), text
