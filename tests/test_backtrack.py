@@ -33,19 +33,26 @@ def cage(text: str, *names: str, distinct: bool = False) -> Cage:
     return Cage(tuple(cell(n) for n in names), text[-1], int(text[:-1]), distinct)
 
 
-def kenken(n: int, cages: list[Cage]) -> Puzzle:
+def caged(
+    n: int,
+    cages: list[Cage],
+    box: tuple[int, int] | None = None,
+    givens: dict[Cell, int] | None = None,
+) -> Puzzle:
+    """An n x n grid with cages: a KenKen without ``box``, a Killer-like Sudoku with it."""
     return Puzzle(
         rows=n,
         cols=n,
         cells=cells_of(n, n),
         max_value=n,
-        units=sudoku_units(n, None),
+        units=sudoku_units(n, box),
         cages=tuple(cages),
-        kind="kenken",
+        givens=givens or {},
+        kind="killer" if box else "kenken",
     )
 
 
-KENKEN_4X4 = kenken(
+KENKEN_4X4 = caged(
     4,
     [
         cage("2*", "r1c2", "r1c1", "r2c1"),
@@ -118,16 +125,7 @@ def caged_puzzles(draw: st.DrawFn, box: tuple[int, int] | None, n: int) -> Puzzl
         distinct = op == "+" and len(set(values)) == len(values) and draw(st.booleans())
         cages.append(Cage(cells, op, target, distinct))
     givens = draw(st.sets(st.integers(0, n * n - 1), max_size=2))
-    return Puzzle(
-        rows=n,
-        cols=n,
-        cells=cells_of(n, n),
-        max_value=n,
-        units=sudoku_units(n, box),
-        cages=tuple(cages),
-        givens={(i // n, i % n): grid[i] for i in givens},
-        kind="killer" if box else "kenken",
-    )
+    return caged(n, cages, box, {(i // n, i % n): grid[i] for i in givens})
 
 
 @settings(max_examples=60, deadline=None)
@@ -290,7 +288,7 @@ def test_large_grids_are_unique(data: Path, name: str) -> None:
 def test_structure_is_compiled_once_per_shape() -> None:
     a, b = parse_line(EASTER), parse_line(HARD1)
     assert _compiled(a) is _compiled(b)
-    other = kenken(4, [cage("=1", "r1c1")])
+    other = caged(4, [cage("=1", "r1c1")])
     assert _compiled(other) is not _compiled(KENKEN_4X4)
     assert BacktrackBackend().solve(other, limit=1000).solutions != ()
 

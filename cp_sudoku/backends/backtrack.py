@@ -417,6 +417,38 @@ class _Plain(_Search):
                 depth += 1
 
 
+def _clear(
+    value: int,
+    cells: int,
+    cand: list[int],
+    where: list[int],
+    totals: list[int],
+    mult: list[int],
+    queue: list[int],
+) -> int:
+    """Remove value ``value + 1`` from ``cells`` (a bit set; each of them has it).
+
+    Updates the candidates, the value's bit set and count vector, and queues
+    the cells left with one candidate.  Returns a cell left with none (the
+    state is then a contradiction, half updated), or -1.
+    """
+    bit = 1 << value
+    where[value] ^= cells
+    total = totals[value]
+    while cells:
+        i = cells.bit_length() - 1
+        cells ^= 1 << i
+        m = cand[i] ^ bit
+        cand[i] = m
+        total -= mult[i]
+        if not m & (m - 1):
+            if not m:
+                return i
+            queue.append(i)
+    totals[value] = total
+    return -1
+
+
 #: A guess waiting on the ``mrv`` stack: the candidates, value bit sets and count
 #: vectors of the node it branches from, the cell and the value bit to place there.
 _Guess = tuple[list[int], list[int], list[int], int, int]
@@ -621,22 +653,13 @@ class _Mrv(_Search):
                 bit = cand[i]
                 changed |= bit
                 value = bit.bit_length() - 1
-                total = totals[value] + bump[i]
+                totals[value] += bump[i]
                 hits = where[value] & peer_mask[i]
                 if hits:
-                    where[value] ^= hits
-                    while hits:
-                        p = hits.bit_length() - 1
-                        hits ^= 1 << p
-                        m = cand[p] ^ bit
-                        cand[p] = m
-                        total -= mult[p]
-                        if not m & (m - 1):
-                            if not m:
-                                self.blame(unit_bits[i] & unit_bits[p])
-                                return False
-                            queue.append(p)
-                totals[value] = total
+                    p = _clear(value, hits, cand, where, totals, mult, queue)
+                    if p >= 0:
+                        self.blame(unit_bits[i] & unit_bits[p])
+                        return False
             scan, changed = changed, 0
             unlocked |= scan
             while scan:
@@ -683,20 +706,11 @@ class _Mrv(_Search):
                     group = top // width
                     hits = where[value] & others_mask[group]
                     if hits:
-                        bit = 1 << value
-                        changed |= bit
-                        where[value] ^= hits
-                        while hits:
-                            p = hits.bit_length() - 1
-                            hits ^= 1 << p
-                            m = cand[p] ^ bit
-                            cand[p] = m
-                            totals[value] -= mult[p]
-                            if not m & (m - 1):
-                                if not m:
-                                    self.blame(unit_bits[p] & lock_bits[group])
-                                    return False
-                                queue.append(p)
+                        changed |= 1 << value
+                        p = _clear(value, hits, cand, where, totals, mult, queue)
+                        if p >= 0:
+                            self.blame(unit_bits[p] & lock_bits[group])
+                            return False
             if changed:
                 continue
             if c.cages:
