@@ -47,20 +47,21 @@ uniqueness; ``solve`` on parsed puzzles, one process; whole files):
 =========================  ======  =========  =======  =======  ============
 set                        count   puzzles/s  median   maximum  Norvig (x)
 =========================  ======  =========  =======  =======  ============
-royle-17clue               49,151  5,161      0.16 ms  8.7 ms   571/s (8.9)
-magictour-top1465           1,465  2,479      0.36 ms  5.4 ms   193/s (11.5)
-forum-hardest-1106            375  301        3.05 ms  8.4 ms   42/s (7.2)
-norvig-top95                   95  2,460      0.36 ms  1.0 ms   186/s (11.2)
-serg-benchmark-multi       10,000  5,634      0.17 ms  4.2 ms   --
-sudoku-large 16x16, 25x25      20  --         1.7 ms   12.1 ms  --
+royle-17clue               49,151  5,424      0.16 ms  9.3 ms   587/s (9.0)
+magictour-top1465           1,465  2,389      0.37 ms  5.4 ms   223/s (9.8)
+forum-hardest-1106            375  286        3.13 ms  10.9 ms  44/s (6.7)
+norvig-top95                   95  2,321      0.37 ms  1.2 ms   170/s (12.6)
+serg-benchmark-multi       10,000  5,446      0.17 ms  4.3 ms   --
+sudoku-large 16x16, 25x25      20  --         1.8 ms   24 ms    --
 =========================  ======  =========  =======  =======  ============
 
 Every puzzle came out ``unique``, except serg-benchmark-multi (all
 ``multiple``).  Norvig's column: his solver (first solution only, no
 uniqueness proof), timed by CPU time in the same process, interleaved
 puzzle by puzzle with ``mrv`` (royle: every 9th puzzle, 5,000), and the
-ratio ``mrv`` / Norvig.  Easter Monster takes 153 tries (2 ms), Norvig's
-"hard1" (several solutions) 2,026 tries (25 ms).
+ratio ``mrv`` / Norvig.  The first puzzle of a size includes compiling its
+structure (the maximum of sudoku-large).  Easter Monster takes 153 tries
+(2 ms), Norvig's "hard1" (several solutions) 2,026 tries (11-25 ms).
 
 How the figures were reached, on every other puzzle of forum-hardest-1106
 (CPU time, interleaved; puzzles/s and tries per puzzle): the first version
@@ -72,7 +73,9 @@ direction per pair (claiming: 243/s, 262 tries; both directions 224/s,
 253 tries; none 225/s, 340 tries; on top95 the same three give 1,619,
 1,663 and 798/s); walking bit sets from the top bit +7%; looking only at
 values whose counts changed +13%; building the root from the givens alone
-(royle +48%).  Tried and dropped: branching on the last conflict cell
+(royle +48%); one helper clearing a value from a set of cells, for peers
+and locks alike, instead of two inlined loops (3-4% slower, kept for
+readability).  Tried and dropped: branching on the last conflict cell
 (Lecoutre et al. 2009: 3-12% fewer tries, no faster); branching on a value
 with two places in a unit instead of a two-candidate cell (44% more
 tries); least-constraining value order (no gain on grids with several
