@@ -42,7 +42,8 @@ Two strategies:
 
 Performance of ``mrv`` (CPython 3.11.7 on a 2-core machine shared with
 other jobs; solution limit 2, so every figure includes the proof of
-uniqueness; ``solve`` on parsed puzzles, one process; whole files):
+uniqueness; wall-clock time of ``solve`` on parsed puzzles, one process;
+whole files):
 
 =========================  ======  =========  =======  =======  ============
 set                        count   puzzles/s  median   maximum  Norvig (x)
