@@ -195,8 +195,14 @@ def _entries(
     """Puzzles from a file, from stdin (``-`` or nothing), or from the argument itself."""
     if target is None or target == "-":
         return read_lines(sys.stdin, "<stdin>", box=box, alphabet=alphabet, format=format_)
-    if Path(target).is_file():
+    try:
+        is_file, is_dir = Path(target).is_file(), Path(target).is_dir()
+    except OSError:  # a name too long for a path: a puzzle written out
+        is_file = is_dir = False
+    if is_file:
         return read_file(target, box=box, alphabet=alphabet, format=format_)
+    if is_dir:
+        raise PuzzleError(f"{target} is a directory: expected a puzzle file or a puzzle")
     if "/" in target or re.search(r"\.[a-z][a-z0-9]{1,4}$", target):
         raise PuzzleError(f"no such file: {target}")
     return read_text(target, "<argument>", box=box, alphabet=alphabet, format=format_)
@@ -453,8 +459,8 @@ def check(
                 entry, verdict = outcome.entry, outcome.verdict
                 if verdict is None:
                     err(f"cp-sudoku: error: {entry.error}")
-                    if as_json:
-                        out(json.dumps(error_record(entry)))
+                    # every input puzzle has its line on stdout, a bad one included
+                    out(json.dumps(error_record(entry)) if as_json else f"{entry.label}  invalid")
                 else:
                     record = verdict_record(entry, verdict, outcome.mismatch)
                     out(json.dumps(record) if as_json else _text_line(entry, verdict))
@@ -685,8 +691,10 @@ def _count_sentence(found: int, exact: bool, limit: int, results: dict[str, Any]
         return f"{found:,} {noun} (exact: the search finished)"
     if found >= limit:
         return f"at least {found:,} {noun} (stopped at the limit {limit:,}; raise --limit)"
-    stopped = ", ".join(name for name, r in results.items() if r.status == "unknown")
-    return f"at least {found:,} {noun} (the search stopped early: {stopped})"
+    stopped = ", ".join(
+        name for name, r in results.items() if not r.complete and len(r.solutions) < limit
+    )
+    return f"at least {found:,} {noun} (the time limit stopped {stopped})"
 
 
 # --- compare ---------------------------------------------------------------------------------

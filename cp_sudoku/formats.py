@@ -736,7 +736,10 @@ def _sniff_csv(head: Sequence[str], source: str) -> str | None:
     first = next((line for line in head if not _skipped(line)), None)
     if first is None:
         return None
-    fields = next(csv.reader([first]), [])
+    try:
+        fields = next(csv.reader([first]), [])
+    except csv.Error:  # a field over the csv module's limit: not a header
+        return None
     return "csv" if any(f.strip().lower() in PUZZLE_COLUMNS for f in fields) else None
 
 
@@ -853,7 +856,7 @@ def read_file(
         PuzzleError: the file holds no puzzle (see :func:`read_lines`).
         OSError: the file cannot be read.
     """
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open(path, encoding="utf-8-sig", newline="") as handle:
         yield from read_lines(handle, str(path), box=box, alphabet=alphabet, format=format)
 
 
@@ -873,7 +876,7 @@ def count_entries(path: str | Path, format: str) -> int | None:
     """How many entries a ``line`` or ``csv`` file holds (a quick pass); None for others."""
     if format not in ("line", "csv"):
         return None
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8-sig") as handle:
         count = sum(1 for line in handle if not _skipped(line))
     return count - 1 if format == "csv" else count
 

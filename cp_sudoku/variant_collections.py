@@ -35,7 +35,7 @@ def read_arithmatrix(path: str | Path) -> Iterator[Entry]:
         OSError: the file cannot be read.
     """
     source = str(path)
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8-sig") as handle:
         for number, raw in enumerate(handle, start=1):
             text = raw.rstrip("\r\n")
             if not text.strip():
@@ -99,7 +99,7 @@ def read_xcsp3(path: str | Path) -> Iterator[Entry]:
         OSError: the file cannot be read.
     """
     source = str(path)
-    text = Path(path).read_text(encoding="utf-8")
+    text = Path(path).read_text(encoding="utf-8-sig")
     yield _entry(source, 1, text.split("\n", 1)[0], lambda: (_xcsp3(text, source), None))
 
 
@@ -149,7 +149,7 @@ def read_kuso(path: str | Path) -> Iterator[Entry]:
         OSError: a file cannot be read.
     """
     source = str(path)
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open(path, encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.reader(handle))
     first = ",".join(rows[0]) if rows else ""
     solution_path = Path(path).with_suffix("").with_suffix(".solution.txt")
@@ -187,7 +187,7 @@ def _kuso(rows: list[list[str]], source: str, solution_path: Path) -> tuple[Puzz
 
 def _kuso_solution(rows: list[list[str]], path: Path) -> Grid:
     source = str(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding="utf-8-sig").splitlines()
     if len(lines) != len(rows) + 1 or lines[-1].strip() != "Success.":
         raise PuzzleError(
             f"expected {len(rows)} rows then 'Success.', got {len(lines)} lines", source=source

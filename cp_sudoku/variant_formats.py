@@ -96,7 +96,7 @@ def sniff(path: str | Path) -> str | None:
         OSError: the file cannot be read.
     """
     path = Path(path)
-    with open(path, encoding="utf-8", errors="replace") as handle:
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
         head = handle.read(4096)
     for raw in head.splitlines():
         if raw.strip() and not raw.lstrip().startswith("#"):
@@ -164,7 +164,7 @@ def read_variant_file(path: str | Path) -> Iterator[Entry]:
         PuzzleError: the file holds no puzzle (no ``kind:`` line).
         OSError: the file cannot be read.
     """
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8-sig") as handle:
         yield from read_variant_lines(handle, str(path))
 
 

@@ -68,7 +68,7 @@ def test_check_exit_codes(args: tuple[str, ...], code: int) -> None:
 
 def test_bad_input_is_one_line_without_traceback() -> None:
     done = run("check", "..x.", "--jobs", "1")
-    assert done.stdout == ""
+    assert done.stdout == "<argument>:1  invalid\n"  # every puzzle keeps its line on stdout
     assert done.stderr.splitlines()[0] == (
         "cp-sudoku: error: <argument>:1:3: unexpected symbol 'x': expected 1-2 or a blank (. 0 _)"
     )
@@ -84,6 +84,7 @@ def test_highest_exit_code_wins_and_other_puzzles_still_run(tmp_path: Path) -> N
     assert done.returncode == 2
     assert f"{path}:1  unique" in done.stdout
     assert f"{path}:3  multiple" in done.stdout
+    assert f"{path}:2  invalid" in done.stdout
     assert f"cp-sudoku: error: {path}:2:81: expected n*n symbols" in done.stderr
 
 
@@ -266,9 +267,8 @@ def test_jobs_2_output_is_in_input_order_and_equals_jobs_1(data: Path, tmp_path:
     two = invoke("check", str(path), "--jobs", "2")
     assert one.exit_code == two.exit_code == 2
     assert without_times(one.stdout) == without_times(two.stdout)
-    assert [row[0] for row in without_times(two.stdout)] == [
-        f"{path}:{n}" for n in range(1, 31) if n != 8
-    ]
+    assert [row[0] for row in without_times(two.stdout)] == [f"{path}:{n}" for n in range(1, 31)]
+    assert without_times(two.stdout)[7] == [f"{path}:8", "invalid"]
 
 
 def test_a_thousand_puzzles_end_to_end(data: Path, tmp_path: Path) -> None:
@@ -360,3 +360,16 @@ def test_interactive_entry_accepts_a_whole_puzzle_on_one_line() -> None:
         assert terminal.process.wait(timeout=30) == 0
     finally:
         terminal.close()
+
+
+def test_targets_that_are_not_puzzle_files(tmp_path: Path) -> None:
+    done = run("check", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"cp-sudoku: error: {tmp_path} is a directory")
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf......122..4.4..\n")
+    assert run("check", str(bom), "--jobs", "1").returncode == 0  # a UTF-8 BOM is skipped
+    huge = tmp_path / "huge.txt"
+    huge.write_text("." * 1_000_000 + "\n")
+    done = run("check", str(huge), "--jobs", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr

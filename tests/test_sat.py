@@ -119,3 +119,18 @@ def test_cages_and_assumption_free_solvers_are_never_compiled() -> None:
         result = backend.solve(killer, limit=1000)
         assert result.stats["assumptions"] == 0
     assert len(result.solutions) == 48  # 288 grids / 12 ordered pairs at r1c1, r1c2; {1,2}: 2
+
+
+def test_every_listed_solver_builds_and_honours_a_time_limit() -> None:
+    import time
+
+    from cp_sudoku.backends.sat import SatBackend, solver_names
+    from cp_sudoku.puzzles import sudoku
+
+    empty = sudoku([0] * 81)
+    for name in solver_names():
+        start = time.perf_counter()
+        result = SatBackend(solver=name).solve(empty, limit=10**6, time_limit=0.2)
+        assert result.status == "multiple", name
+        assert not result.complete
+        assert time.perf_counter() - start < 10, name  # a generous bound that catches a hang

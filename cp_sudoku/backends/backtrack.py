@@ -109,7 +109,7 @@ from cp_sudoku.backends.common import cage_tuples, differ_pairs, digit_sets, is_
 from cp_sudoku.model import Grid, Puzzle
 
 STRATEGIES = ("mrv", "plain")
-_CHECK_EVERY = 1024  # tries between two looks at the clock
+_CHECK_EVERY = 64  # tries between two looks at the clock
 
 
 @dataclass

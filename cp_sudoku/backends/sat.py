@@ -107,10 +107,10 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import combinations
 
-from pysat.solvers import Solver, SolverNames
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from cp_sudoku.backends.base import Result, status_of
 from cp_sudoku.backends.common import (
@@ -130,9 +130,25 @@ DEFAULT_SOLVER = "minisat22"
 DEFAULT_FRESH_SOLVER = "glucose4"
 
 
+@cache
 def solver_names() -> list[str]:
-    """The SAT solver names python-sat offers (e.g. ``minisat22``, ``cadical195``)."""
-    return sorted(name for name in vars(SolverNames) if not name.startswith("_"))
+    """The python-sat solvers this back end can use (e.g. ``minisat22``, ``cadical195``).
+
+    Of the names python-sat lists, those that build on this machine, answer
+    a limited solve (needed for time limits) and report statistics: some
+    (cryptosat, minisatgh) may not be built into the installed wheel,
+    lingeling has no limited solve and kissat exposes no statistics.
+    """
+    usable = []
+    for name in sorted(name for name in vars(SolverNames) if not name.startswith("_")):
+        try:
+            with Solver(name=name, bootstrap_with=[[1, 2]]) as probe:
+                probe.solve_limited()
+                probe.accum_stats()
+        except (NoSuchSolverError, NotImplementedError):
+            continue
+        usable.append(name)
+    return usable
 
 
 @dataclass
@@ -356,6 +372,8 @@ class _Stopper:
 
     def solve(self, assumptions: list[int]) -> bool | None:
         """The solver's answer, or None when the time ran out first."""
+        if time.perf_counter() >= self.deadline:  # an interrupt between two calls is lost
+            return None
         if self.timer is not None:
             return self.sat.solve_limited(assumptions=assumptions, expect_interrupt=True)
         while time.perf_counter() < self.deadline:
