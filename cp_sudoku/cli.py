@@ -260,7 +260,7 @@ def main() -> None:
     Examples:
       cp-sudoku solve --example
       cp-sudoku check models/sudoku-9x9-tutorial.txt
-      cp-sudoku check royle-17clue.txt --json --jobs 2 > results.jsonl
+      cp-sudoku check ../shared/data/sudoku/royle-17clue.txt --json --jobs 2 > results.jsonl
     """
 
 

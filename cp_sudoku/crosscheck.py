@@ -58,11 +58,16 @@ def crosscheck(
     found still count and are still checked.
 
     Raises:
-        ValueError: ``limit < 1`` or an unknown back-end name.
+        ValueError: ``limit < 1``, ``time_limit <= 0``, no back end, or an
+            unknown back-end name.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
     built = [_named(b) if isinstance(b, str) else b for b in backends]
+    if not built:
+        raise ValueError("no back end to run: name at least one")
     results = {b.name: b.solve(puzzle, limit=limit, time_limit=time_limit) for b in built}
     return judge(puzzle, results)
 

@@ -66,3 +66,10 @@ def test_union_of_distinct_grids_contradicts_unique() -> None:
 def test_limit_must_be_positive() -> None:
     with pytest.raises(ValueError, match="limit"):
         crosscheck(PUZZLE, limit=0)
+
+
+def test_no_back_end_or_a_non_positive_time_limit_is_refused() -> None:
+    with pytest.raises(ValueError, match="no back end"):
+        crosscheck(PUZZLE, backends=[])
+    with pytest.raises(ValueError, match="time_limit"):
+        crosscheck(PUZZLE, time_limit=0)
