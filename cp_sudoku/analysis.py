@@ -546,23 +546,3 @@ def grid_text(puzzle: Puzzle, grid: Grid, marks: Iterable[str] = ()) -> str:
             lines.append("".join("+" if ch == "|" else "-" for ch in row))
         lines.append(row.rstrip())
     return "\n".join(lines)
-
-
-def side_by_side(blocks: Sequence[str], titles: Sequence[str] = (), gap: int = 4) -> str:
-    """Multi-line texts (such as :func:`grid_text` grids) set next to each other,
-    each under its title when ``titles`` are given."""
-    columns = [
-        ([title] if titles else []) + block.split("\n")
-        for title, block in zip(titles or [""] * len(blocks), blocks, strict=True)
-    ]
-    widths = [max(map(len, column)) for column in columns]
-    height = max(map(len, columns))
-    return "\n".join(
-        (" " * gap)
-        .join(
-            (column[i] if i < len(column) else "").ljust(width)
-            for column, width in zip(columns, widths, strict=True)
-        )
-        .rstrip()
-        for i in range(height)
-    )

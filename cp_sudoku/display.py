@@ -110,13 +110,33 @@ def side_by_side(
 
     Without ``grid`` only the puzzle is shown, under the first heading.
     """
-    left = render_grid(puzzle).splitlines()
     if grid is None:
-        return "\n".join([headings[0], *left])
-    right = render_grid(puzzle, grid).splitlines()
-    width = max(len(line) for line in [headings[0], *left]) + gap
-    pairs = zip([headings[0], *left], [headings[1], *right], strict=True)
-    return "\n".join(f"{a.ljust(width)}{b}".rstrip() for a, b in pairs)
+        return beside([render_grid(puzzle)], headings[:1], gap)
+    return beside([render_grid(puzzle), render_grid(puzzle, grid)], headings, gap)
+
+
+def beside(blocks: Sequence[str], titles: Sequence[str] = (), gap: int = 4) -> str:
+    """Multi-line texts set next to each other, ``gap`` spaces apart.
+
+    Each block is padded to its widest line and stands under its title when
+    ``titles`` (one per block) are given; a shorter block is padded with
+    blank lines.  Trailing spaces are stripped.
+    """
+    columns = [
+        ([title] if titles else []) + block.split("\n")
+        for title, block in zip(titles or [""] * len(blocks), blocks, strict=True)
+    ]
+    widths = [max(map(len, column)) for column in columns]
+    height = max(map(len, columns))
+    return "\n".join(
+        (" " * gap)
+        .join(
+            (column[i] if i < len(column) else "").ljust(width)
+            for column, width in zip(columns, widths, strict=True)
+        )
+        .rstrip()
+        for i in range(height)
+    )
 
 
 def format_count(value: float) -> str:

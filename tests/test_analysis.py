@@ -315,11 +315,6 @@ def test_grid_text_boxes_marks_and_holes() -> None:
     assert analysis.grid_text(holed, (2, 0)) == " 2  #  ."
 
 
-def test_side_by_side_aligns_blocks_under_titles() -> None:
-    text = analysis.side_by_side(["ab\nc", "x\nyz\nw"], ["one", "two"], gap=2)
-    assert text == "one  two\nab   x\nc    yz\n     w"
-
-
 def test_load_collection_reads_kenken_and_kakuro_with_stated_solutions() -> None:
     from cp_sudoku.analysis import load_collection, run_records
 

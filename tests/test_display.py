@@ -8,6 +8,7 @@ from pathlib import Path
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.display import (
     RENDERERS,
+    beside,
     cell_texts,
     error_record,
     layout,
@@ -142,3 +143,8 @@ def test_error_record() -> None:
     entry = Entry("f.txt", 2, "x", error=PuzzleError("bad", source="f.txt", line=2, column=1))
     record = error_record(entry)
     assert record["status"] == "invalid" and record["error"] == "f.txt:2:1: bad"
+
+
+def test_beside_aligns_blocks_under_titles() -> None:
+    text = beside(["ab\nc", "x\nyz\nw"], ["one", "two"], gap=2)
+    assert text == "one  two\nab   x\nc    yz\n     w"
