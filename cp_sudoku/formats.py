@@ -111,10 +111,12 @@ class Alphabet:
 
     @property
     def numbers(self) -> bool:
+        """Values are written as whitespace-separated numbers ``1..n``."""
         return not self.symbols
 
     @property
     def blanks(self) -> str:
+        """The symbols read as a blank cell (``0`` only when it is not a value)."""
         return "".join(b for b in BLANKS if b not in self.symbols)
 
     @property

@@ -105,6 +105,7 @@ class Cage:
     distinct: bool = False
 
     def describe(self) -> str:
+        """The cage as messages name it: ``cage 11+ {r1c1,r2c1}``."""
         cells = ",".join(cell_name(c) for c in self.cells)
         op = "" if self.op == "=" else self.op
         return f"cage {self.target}{op} {{{cells}}}"

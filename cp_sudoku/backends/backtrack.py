@@ -290,6 +290,9 @@ class BacktrackBackend:
         self.name = name or ("backtrack" if strategy == "mrv" else f"backtrack-{strategy}")
 
     def solve(self, puzzle: Puzzle, limit: int = 2, time_limit: float | None = None) -> Result:
+        """Up to ``limit`` (>= 1) distinct grids of ``puzzle``, each a tuple of
+        values in ``puzzle.cells`` order (row-major); ``time_limit`` in seconds.
+        See :class:`~cp_sudoku.backends.base.Backend` for the statuses."""
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         search = _Plain if self.strategy == "plain" else _Mrv

@@ -151,6 +151,7 @@ class _ShapeModel:
         self.domains = [self.model.proto.variables[x.index].domain for x in self.cell_vars]
 
     def set_domains(self, domains: list[list[int]]) -> None:
+        """Rewrite each cell variable's domain (values, ``cell_vars`` order) in place."""
         for domain, values in zip(self.domains, domains, strict=True):
             domain.clear()
             domain.extend(_intervals(values))
@@ -186,6 +187,9 @@ class CpSatBackend:
         self._shape: _ShapeModel | None = None
 
     def solve(self, puzzle: Puzzle, limit: int = 2, time_limit: float | None = None) -> Result:
+        """Up to ``limit`` (>= 1) distinct grids of ``puzzle``, each a tuple of
+        values in ``puzzle.cells`` order (row-major); ``time_limit`` in seconds.
+        See :class:`~cp_sudoku.backends.base.Backend` for the statuses."""
         start = time.perf_counter()
         model, cell_vars = self._model(puzzle)
         solver = cp_model.CpSolver()

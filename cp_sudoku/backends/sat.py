@@ -576,6 +576,9 @@ class SatBackend:
         self._written = 0  # clauses written fresh for the pending shape
 
     def solve(self, puzzle: Puzzle, limit: int = 2, time_limit: float | None = None) -> Result:
+        """Up to ``limit`` (>= 1) distinct grids of ``puzzle``, each a tuple of
+        values in ``puzzle.cells`` order (row-major); ``time_limit`` in seconds.
+        See :class:`~cp_sudoku.backends.base.Backend` for the statuses."""
         start = time.perf_counter()
         shape = self._compiled(puzzle)
         if shape is not None:
