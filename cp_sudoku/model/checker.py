@@ -34,11 +34,8 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     for constraint in puzzle.constraints:
         if not constraint.holds([value[cell] for cell in constraint.cells]):
             what = constraint.describe()
-            problems.append(
-                f"{what} repeats a value"
-                if hasattr(constraint, "name")
-                else f"{what} does not hold"
-            )
+            broken = "repeats a value" if isinstance(constraint, Unit) else "does not hold"
+            problems.append(f"{what} {broken}")
     return problems
 
 
