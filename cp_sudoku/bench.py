@@ -48,11 +48,11 @@ import platform
 import resource
 import statistics
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
+from itertools import chain
 from pathlib import Path
 
 import click
@@ -60,12 +60,13 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, available, get_backend
+from cp_sudoku.backends import DEFAULT_BACKENDS, available
 from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.datasets import dataset_alphabet, dataset_path
-from cp_sudoku.formats import read_file
-from cp_sudoku.model import Puzzle, PuzzleError, is_solution
+from cp_sudoku.formats import Entry, read_file
+from cp_sudoku.model import Puzzle, PuzzleError, UsageError, is_solution
 from cp_sudoku.puzzles import generated_sudoku
+from cp_sudoku.run import Plan, run, solve_each
 
 #: Baselines run beside the chosen back ends, with their options.
 BASELINES: dict[str, dict[str, int]] = {
@@ -177,34 +178,34 @@ def measure(
 
     ``time_limit``: seconds per solve (None: none); past it the verdict is ``unknown``.
 
+    Each solve's time is the back end's own clock (:attr:`Result.seconds`,
+    compiling included); the CPU time is the process's over the same call.
+
     Raises:
-        ValueError: an unknown back end, ``repeat < 1``, or an empty data set.
+        UsageError: an unknown back end or option, ``repeat < 1``, or an empty data set.
     """
     if repeat < 1:
-        raise ValueError(f"repeat must be at least 1, got {repeat}")
+        raise UsageError(f"repeat must be at least 1, got {repeat}")
     if not dataset.puzzles:
-        raise ValueError(f"data set {dataset.name} has no puzzle to measure")
-    solver = get_backend(backend, **(options or {}))
+        raise UsageError(f"data set {dataset.name} has no puzzle to measure")
+    plan = Plan((backend,), {backend: options or {}}, limit=2, time_limit=time_limit)
+    entries = [
+        Entry(dataset.name, number, "", puzzle=puzzle)
+        for number, puzzle in enumerate(dataset.puzzles, start=1)
+    ]
     scope = _reset_peak_rss()
     start_rss = _peak_rss_mib()  # just reset: the current resident size
     times: list[float] = []
     cpu = 0.0
     verdicts: Counter[str] = Counter()
     rejected = 0
-    try:
-        for _ in range(repeat):
-            for puzzle in dataset.puzzles:
-                cpu_start = time.process_time()
-                start = time.perf_counter()
-                result = solver.solve(puzzle, limit=2, time_limit=time_limit)
-                times.append(time.perf_counter() - start)
-                cpu += time.process_time() - cpu_start
-                verdicts[result.status] += 1
-                rejected += sum(not is_solution(puzzle, grid) for grid in result.solutions)
-    finally:
-        close = getattr(solver, "close", None)
-        if close is not None:
-            close()
+    for outcome in run(chain.from_iterable([entries] * repeat), solve_each, plan):
+        assert outcome.value is not None and outcome.entry.puzzle is not None
+        result = outcome.value.results[backend]
+        times.append(result.seconds)
+        cpu += outcome.value.cpu_seconds[backend]
+        verdicts[result.status] += 1
+        rejected += sum(not is_solution(outcome.entry.puzzle, grid) for grid in result.solutions)
     wall = sum(times)
     times.sort()
     return Record(
@@ -271,11 +272,11 @@ def run_bench(
 
     Raises:
         PuzzleError: a data set that cannot be found, or that holds no puzzle.
-        ValueError: an unknown back end or ``repeat < 1``.
+        UsageError: an unknown back end or ``repeat < 1``.
     """
     unknown = [name for name in backends if name not in available()]
     if unknown:
-        raise ValueError(f"unknown back end {unknown[0]!r}; choose from {', '.join(available())}")
+        raise UsageError(f"unknown back end {unknown[0]!r}; choose from {', '.join(available())}")
     extra = [name for name in BASELINES if baselines and name not in backends]
     records: list[Record] = []
     errors: list[str] = []

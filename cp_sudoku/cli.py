@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -29,7 +30,9 @@ import click
 
 from cp_sudoku import __version__
 from cp_sudoku.backends import DEFAULT_BACKENDS, available
-from cp_sudoku.batch import Outcome, Plan, check_entries, default_jobs
+from cp_sudoku.run import Plan, choose, run
+from cp_sudoku.run import check as check_work
+from cp_sudoku.run import cores as default_jobs
 from cp_sudoku.bench import bench
 from cp_sudoku.crosscheck import Verdict, judge
 from cp_sudoku.display import (
@@ -184,6 +187,20 @@ def _plan(
     except ValueError as error:
         _fail(str(error))
     return plan
+
+
+@dataclass(frozen=True)
+class Outcome:
+    entry: Entry
+    verdict: Verdict | None = None
+    mismatch: str | None = None
+
+
+def check_entries(entries: Iterator[Entry], plan: Plan, jobs: int) -> Iterator[Outcome]:
+    entries, executor, _ = choose(entries, jobs)
+    for outcome in run(entries, check_work, plan, executor):
+        value = outcome.value
+        yield Outcome(outcome.entry, value and value.verdict, value and value.mismatch)
 
 
 # --- Reading ---------------------------------------------------------------------------------
