@@ -58,11 +58,12 @@ def check(
     total = inputs.total(puzzle_or_file, reading) if console.is_terminal else None
     with (
         streams(console, total) as io,
-        outcomes(puzzle_or_file, reading, check_work, plan, jobs=jobs, note=io.err) as found,
+        outcomes(
+            puzzle_or_file, reading, check_work, plan, jobs=jobs, note=io.err if asked else None
+        ) as found,
     ):
         for outcome in found:
-            io.out(_line(outcome, as_json, io.err))
-            exits.TALLY.done += 1
+            exits.finish(io.out, _line(outcome, as_json, io.err))
             summary.add(outcome)
             io.advance()
     summary.print(console, jobs)

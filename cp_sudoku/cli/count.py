@@ -45,15 +45,14 @@ def count(puzzle: str, solving: Solving, reading: Reading, as_json: bool) -> Non
                 code = max(code, exits.BAD_INPUT)
                 continue
             if as_json:
-                click.echo(json.dumps(count_record(entry, counted, plan.limit)))
+                exits.finish(click.echo, json.dumps(count_record(entry, counted, plan.limit)))
             else:
                 label = "" if entry.source == "<argument>" else f"{entry.label}: "
-                click.echo(label + sentence(counted, plan.limit))
+                exits.finish(click.echo, label + sentence(counted, plan.limit))
             if counted.disagreement:
                 click.echo(
                     f"cp-sudoku: DISAGREEMENT at {entry.label}: {counted.disagreement}", err=True
                 )
-            exits.TALLY.done += 1
             code = max(code, _code(counted))
     sys.exit(code)
 

@@ -22,6 +22,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ import click
 from cp_sudoku.backends.base import Status
 from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.model import CpSudokuError
+from cp_sudoku.run.pool import SOLVE_THREAD
 
 OK, NOT_UNIQUE, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
 INTERNAL = 3
@@ -66,12 +68,15 @@ class Tally:
     done: int = 0
     total: Callable[[], int | None] = field(default=lambda: None)
     noun: str = "puzzle"
+    writing: bool = False
+    pending: bool = False
 
     def reset(self) -> None:
         """Nothing done yet, total not known."""
         self.done = 0
         self.total = lambda: None
         self.noun = "puzzle"
+        self.writing = self.pending = False
 
     def describe(self) -> str:
         """``interrupted after 1,736 of 5,000 puzzles`` (or without the total)."""
@@ -88,6 +93,38 @@ class Tally:
 TALLY = Tally()
 
 
+def finish(emit: Callable[[str], None], text: str) -> None:
+    """Write one puzzle's output and count it, as one step an interrupt cannot split:
+    a Ctrl-C meanwhile (see :func:`hold_interrupts`) is raised once both are done, so the
+    tally always equals the output written."""
+    TALLY.writing = True
+    try:
+        emit(text)
+        TALLY.done += 1
+    finally:
+        TALLY.writing = False
+    if TALLY.pending:
+        raise KeyboardInterrupt
+
+
+def hold_interrupts() -> None:
+    """Route SIGINT through a handler that waits for :func:`finish` to end its step.
+
+    Python runs signal handlers on the main thread, whichever thread the
+    signal reached, so this holds for every thread (a signal mask would not).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def on_sigint(_signum: int, _frame: object) -> None:
+        if TALLY.writing:
+            TALLY.pending = True
+            return
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+
+
 def fail(message: str) -> NoReturn:
     """Bad input or usage: one line on stderr, exit 2."""
     click.echo(f"cp-sudoku: error: {message}", err=True)
@@ -95,20 +132,22 @@ def fail(message: str) -> NoReturn:
 
 
 def interrupted() -> NoReturn:
-    """Ctrl-C: say how far the run got, flush what was written, exit 130 at once.
+    """Ctrl-C: say how far the run got, flush what was written, exit 130.
 
-    The process ends with ``os._exit``: a solve abandoned on a daemon thread
-    must not run into the interpreter's shutdown.  Worker processes have
-    already been ended by the solve loop.
+    Worker processes have already been ended by the solve loop.  A solve
+    abandoned on this process's solve thread may be inside a C solver, which
+    must not run into the interpreter's shutdown: then the process ends with
+    ``os._exit`` once the output is flushed.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
     click.echo(f"cp-sudoku: {TALLY.describe()}", err=True)
-    try:
-        sys.stderr.flush()
-    finally:
+    if any(thread.name == SOLVE_THREAD and thread.is_alive() for thread in threading.enumerate()):
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
         os._exit(INTERRUPTED)
+    sys.exit(INTERRUPTED)
 
 
 def broken_pipe() -> NoReturn:

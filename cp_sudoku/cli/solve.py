@@ -54,11 +54,10 @@ def solve(puzzle: str | None, example: bool, solving: Solving, reading: Reading)
                 click.echo(f"cp-sudoku: error: {entry.error}", err=True)
                 code = max(code, exits.BAD_INPUT)
                 continue
-            text = _text(entry, entry.puzzle, checked.verdict, checked.mismatch)
-            click.echo(("\n" if number else "") + text)
             for line in problems(entry.label, checked.verdict, checked.mismatch):
                 click.echo(line, err=True)
-            exits.TALLY.done += 1
+            text = _text(entry, entry.puzzle, checked.verdict, checked.mismatch)
+            exits.finish(click.echo, ("\n" if number else "") + text)
             code = max(code, exits.of_verdict(checked.verdict, checked.mismatch))
     sys.exit(code)
 

@@ -31,6 +31,8 @@ from cp_sudoku.run.work import Work
 
 #: Entries sent to a worker process at a time.
 CHUNK = 4
+#: The name of :class:`InProcess`'s thread.
+SOLVE_THREAD = "cp-sudoku-solve"
 
 
 class Executor(Protocol):
@@ -84,7 +86,7 @@ class InProcess:
         self._thread = threading.Thread(
             target=self._serve,
             args=(work, backends, plan, self._given is None),
-            name="cp-sudoku-solve",
+            name=SOLVE_THREAD,
             daemon=True,
         )
         self._thread.start()
@@ -139,18 +141,18 @@ class ProcessPool:
             return self._pool.submit(_run_chunk, list(entries))
 
     def stop(self, *, interrupted: bool) -> None:
-        """Shut the pool down; when ``interrupted``, terminate every worker first."""
+        """Shut the pool down; when ``interrupted``, kill every worker first (they hold
+        nothing worth saving) and drop the work in flight."""
         if self._pool is None:
             return
         if interrupted:
             # ProcessPoolExecutor has no public way to end its workers before Python 3.14.
-            terminate = getattr(self._pool, "terminate_workers", None)
-            if terminate is not None:
-                terminate()
-            else:
-                for process in list(getattr(self._pool, "_processes", {}).values()):
-                    process.terminate()
-        self._pool.shutdown(wait=not interrupted, cancel_futures=True)
+            processes = list(getattr(self._pool, "_processes", {}).values())
+            for process in processes:
+                process.kill()
+            for process in processes:
+                process.join()
+        self._pool.shutdown(wait=True, cancel_futures=True)
         self._pool = None
 
 
