@@ -24,7 +24,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -107,13 +107,16 @@ def finish(emit: Callable[[str], None], text: str) -> None:
         raise KeyboardInterrupt
 
 
-def hold_interrupts() -> None:
-    """Route SIGINT through a handler that waits for :func:`finish` to end its step.
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """SIGINT routed through a handler that waits for :func:`finish` to end its step
+    (the handler before is put back on leaving).
 
     Python runs signal handlers on the main thread, whichever thread the
     signal reached, so this holds for every thread (a signal mask would not).
     """
     if threading.current_thread() is not threading.main_thread():
+        yield
         return
 
     def on_sigint(_signum: int, _frame: object) -> None:
@@ -122,7 +125,11 @@ def hold_interrupts() -> None:
             return
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, on_sigint)
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def fail(message: str) -> NoReturn:

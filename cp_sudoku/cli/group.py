@@ -34,9 +34,9 @@ class Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error it raises ends as :mod:`cp_sudoku.cli.exits` says."""
-        exits.hold_interrupts()
         try:
-            return super().invoke(ctx)
+            with exits.interrupts_held():
+                return super().invoke(ctx)
         except (SystemExit, click.exceptions.Exit):
             raise
         except BaseException as error:
