@@ -20,9 +20,9 @@ from pysat.solvers import Solver
 
 from cp_sudoku.backends import Backend, get_backend
 from cp_sudoku.backends.base import STATUSES
-from cp_sudoku.backends.sat import ENCODINGS, to_cnf
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.datasets import dataset_path
+from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
 from cp_sudoku.formats import Entry, parse_line, puzzle_string, read_file
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
 from cp_sudoku.puzzles import default_box, generated_sudoku

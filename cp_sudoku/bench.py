@@ -239,7 +239,7 @@ def machine() -> dict[str, object]:
             )
     except (OSError, StopIteration):
         pass
-    versions = {}
+    versions: dict[str, str | None] = {}
     for package in ("ortools", "python-sat"):
         try:
             versions[package] = metadata.version(package)

@@ -29,6 +29,7 @@ from cp_sudoku.run import check as check_work
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle (JSON lines).")
 @click.option(
     "--jobs",
+    metavar="N",
     type=click.IntRange(min=1),
     default=cores,
     show_default="all cores",

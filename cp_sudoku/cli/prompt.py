@@ -21,7 +21,7 @@ def shape(box: tuple[int, int] | None, alphabet: Alphabet | None) -> tuple[int, 
     if box is None:
         return default_box(size) if size else (3, 3)
     n = box[0] * box[1]
-    if size is not None and size != n:
+    if alphabet is not None and size is not None and size != n:
         raise UsageError(
             f"--box {box[0]}x{box[1]} makes a {n}x{n} grid, but --alphabet {alphabet.name} "
             f"has {size} symbols"

@@ -16,7 +16,7 @@ stay yielded, and nothing after them is.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from itertools import chain, islice
@@ -41,7 +41,7 @@ class Outcome(Generic[T]):
 
 def run(
     entries: Iterable[Entry], work: Work[T], plan: Plan, executor: Executor | None = None
-) -> Iterator[Outcome[T]]:
+) -> Generator[Outcome[T], None, None]:
     """``work`` applied to every readable entry; outcomes in input order, streamed.
 
     Args:
