@@ -19,10 +19,11 @@ Glossary (the field's standard terms, used throughout the package):
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-import threading
 from functools import cache, cached_property
+from itertools import pairwise
 from types import MappingProxyType
 
 from cp_sudoku.model.constraints import Cage, Constraint, Relation, SparseUnit, Unit, Visibility
@@ -78,7 +79,7 @@ class Puzzle:
 
     def __post_init__(self) -> None:
         cells = self.cells
-        if not isinstance(cells, tuple) or any(a >= b for a, b in zip(cells, cells[1:])):
+        if not isinstance(cells, tuple) or any(a >= b for a, b in pairwise(cells)):
             object.__setattr__(self, "cells", tuple(sorted(cells)))
         object.__setattr__(self, "units", tuple(self.units))
         object.__setattr__(self, "cages", tuple(self.cages))
@@ -91,11 +92,7 @@ class Puzzle:
 
     def __getstate__(self) -> dict[str, object]:
         """Plain values for pickling (the mappings are read-only proxies; caches dropped)."""
-        state = {
-            name: value
-            for name, value in self.__dict__.items()
-            if name != "constraints"
-        }
+        state = {name: value for name, value in self.__dict__.items() if name != "constraints"}
         state["givens"], state["labels"] = dict(self.givens), dict(self.labels)
         return state
 
