@@ -1,93 +1,47 @@
-r"""Readable text for variant puzzles and their solutions.
+r"""Puzzles drawn as squares, two text lines per square, outlines between groups.
 
-Every kind is drawn as a grid of squares, two text lines per square: a
-label line and a value line (the value, ``.`` for a blank).  Thick outlines
-become ``|`` and ``-`` between squares of different groups:
-
-- ``kenken``, ``killer``: groups are the cages; the label line of a cage's
-  first cell (row-major) shows its target and operation (``11+``, ``2/``;
-  ``=`` cages and Killer sums show the number only);
-- ``jigsaw``: groups are the regions;
-- ``sudoku``, ``x-sudoku``, ``windoku``: groups are the boxes; the label
-  line marks the extra units: ``\`` and ``/`` the diagonals (``X`` where they
-  cross), ``#`` the Windoku windows;
-- ``kakuro``: every square is its own group; clue squares show ``D\A`` on
-  the label line, black squares are filled with ``#``.
-
-Example, the 4x4 KenKen of issue 4 solved (``models/kenken-4x4-issue4.txt``)::
-
-    +-------+-------+
-    |2*     |7+     |
-    | 2   1 | 4   3 |
-    |   +---+---+---+
-    |   |6*     |4  |
-    | 1 | 3   2 | 4 |
-    +---+---+---+---+
-    |2-     |2- |2/ |
-    | 4   2 | 3 | 1 |
-    +-------+   |   |
-    |1-     |   |   |
-    | 3   4 | 1 | 2 |
-    +-------+---+---+
+A label line (a cage target ``11+``, a Kakuro clue ``D\A``, marks of the
+extra units: ``\`` and ``/`` diagonals, ``X`` where they cross, ``#``
+windows) and a value line (the value, ``.`` for a blank).  Thick outlines
+become ``|`` and ``-`` between squares of different groups (cages, regions,
+boxes).  Each kind chooses its groups and labels; the drawing is shared.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from cp_sudoku.model import Cell, Puzzle
 
 
-def render(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
-    """``puzzle`` drawn as text, with ``grid`` (``puzzle.cells`` order) filled in.
-
-    Without ``grid``, givens are shown and other cells are ``.``.
-
-    Raises:
-        ValueError: ``grid`` does not hold one value per cell.
-    """
-    if grid is not None and len(grid) != len(puzzle.cells):
-        raise ValueError(f"grid has {len(grid)} values, expected {len(puzzle.cells)}")
-    values = dict(puzzle.givens)
-    if grid is not None:
-        values.update(zip(puzzle.cells, grid, strict=True))
-    if puzzle.kind == "kakuro":
-        return _kakuro(puzzle, values)
-    if puzzle.kind in ("kenken", "killer"):
-        groups, labels = _cage_groups(puzzle)
-    elif puzzle.kind == "jigsaw":
-        groups = _unit_groups(puzzle, "region ")
-        labels = {}
-    else:
-        groups = _unit_groups(puzzle, "box ")
-        labels = _marks(puzzle)
-    texts = {cell: str(v) for cell, v in values.items()}
-    return _draw(puzzle, groups, labels, texts, set())
-
-
-def _cage_groups(puzzle: Puzzle) -> tuple[dict[Cell, int], dict[Cell, str]]:
+def cage_groups(puzzle: Puzzle, ops: bool) -> tuple[dict[Cell, int], dict[Cell, str]]:
+    """Cell -> its cage (a group), and the label of each cage's first cell (``11+``; no
+    operation without ``ops`` or for ``=``)."""
     groups: dict[Cell, int] = {}
     labels: dict[Cell, str] = {}
     for k, cage in enumerate(puzzle.cages):
         for cell in cage.cells:
             groups.setdefault(cell, k)
-        op = "" if cage.op == "=" or puzzle.kind == "killer" else cage.op
+        op = cage.op if ops and cage.op != "=" else ""
         labels[min(cage.cells)] = f"{cage.target}{op}"
     for k, cell in enumerate(puzzle.cells, start=len(puzzle.cages)):
         groups.setdefault(cell, k)  # a cell in no cage is a group of its own
     return groups, labels
 
 
-def _unit_groups(puzzle: Puzzle, prefix: str) -> dict[Cell, int]:
+def unit_groups(puzzle: Puzzle, role: str) -> dict[Cell, int]:
+    """Cell -> the unit of ``role`` (``box``, ``region``) it is in."""
     groups: dict[Cell, int] = {}
     for k, unit in enumerate(puzzle.units):
-        if unit.role == prefix.strip():
+        if unit.role == role:
             for cell in unit.cells:
                 groups[cell] = k
     return groups
 
 
-def _marks(puzzle: Puzzle) -> dict[Cell, str]:
+def marks(puzzle: Puzzle) -> dict[Cell, str]:
+    """Label-line marks of the extra units: ``\\`` and ``/`` diagonals (``X`` where they
+    cross), ``#`` windows."""
     marks: dict[Cell, str] = {}
     for unit in puzzle.units:
         mark = {"diagonal": "\\", "anti-diagonal": "/", "window": "#"}.get(unit.role)
@@ -96,24 +50,28 @@ def _marks(puzzle: Puzzle) -> dict[Cell, str]:
     return marks
 
 
-def _kakuro(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
+def kakuro_squares(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
+    """A Kakuro: every square its own group, clue labels, black squares filled with ``#``."""
     cells = set(puzzle.cells)
     positions = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
     groups = {cell: k for k, cell in enumerate(positions)}
     black = {p for p in positions if p not in cells and p not in puzzle.labels}
-    texts = {cell: str(v) for cell, v in values.items()}
-    return _draw(puzzle, groups, dict(puzzle.labels), texts, black)
+    return squares(puzzle, groups, dict(puzzle.labels), values, black)
 
 
-def _draw(
+def squares(
     puzzle: Puzzle,
     groups: Mapping[Cell, int],
     labels: Mapping[Cell, str],
-    texts: Mapping[Cell, str],
-    filled: set[Cell],
+    values: Mapping[Cell, int],
+    filled: set[Cell] | frozenset[Cell] = frozenset(),
 ) -> str:
-    """Squares two lines high, outlines between different groups, ``#`` for ``filled``."""
+    """Squares two lines high, outlines between different groups, ``#`` for ``filled``.
+
+    ``values``: cell -> value (givens or a solution); other cells show ``.``.
+    """
     rows, cols, cells = puzzle.rows, puzzle.cols, set(puzzle.cells)
+    texts = {cell: str(v) for cell, v in values.items()}
     width = max(3, *(len(t) + 2 for t in texts.values()), *(len(t) + 1 for t in labels.values()))
 
     def inside(cell: Cell) -> bool:
