@@ -55,7 +55,7 @@ def test_no_import_cycle_inside_the_package() -> None:
 
     def visit(name: str, path: list[str]) -> None:
         if name in path:
-            cycle = path[path.index(name) :] + [name]
+            cycle = [*path[path.index(name) :], name]
             pytest.fail("import cycle: " + " -> ".join(cycle))
         if name in done:
             return
@@ -82,7 +82,10 @@ def test_trailing_comments_after_puzzle_lines_and_keys_are_ignored(tmp_path: Pat
     (a, b) = read_text(f"{LINE}  # from the tutorial\n{LINE}#not a comment: no space\n")
     assert a.puzzle is not None and a.puzzle.givens == parse_line(LINE).givens
     assert b.error is not None and "expected n*n symbols" in str(b.error)
-    text = "kind: kenken   # KenKen\nsize: 2 # two\ncages:  # below\n3+ r1c1 r1c2 # row\n3+ r2c1 r2c2\n"
+    text = (
+        "kind: kenken   # KenKen\nsize: 2 # two\ncages:  # below\n"
+        "3+ r1c1 r1c2 # row\n3+ r2c1 r2c2\n"
+    )
     assert parse_text(text).max_value == 2
     boxed = parse_text("kind: sudoku # six\nbox: 3x2   # tall boxes\ngrid:\n" + "......\n" * 6)
     assert boxed.box == (3, 2)
@@ -150,7 +153,11 @@ def test_model_errors_point_at_the_cage_line(text: str, where: str, message: str
     [
         ("kind: kakuro\ngrid:\nx 19\\\n\\3 _\nx _\n", "cage 19+"),
         ("kind: kakuro\ngrid:\nx x 2\\\nx \\2 _\nx \\3 _\n", "cage 2+"),
-        ("kind: kenken\nsize: 3\ncages:\n2* r1c1 r1c2 r1c3\n6+ r2c1 r2c2 r2c3\n6+ r3c1 r3c2 r3c3\n", "2*"),
+        (
+            "kind: kenken\nsize: 3\ncages:\n"
+            "2* r1c1 r1c2 r1c3\n6+ r2c1 r2c2 r2c3\n6+ r3c1 r3c2 r3c3\n",
+            "2*",
+        ),
         ("kind: sudoku\ngrid:\n11..\n....\n....\n....\n", "1 repeats at r1c1 and r1c2"),
     ],
 )
@@ -182,7 +189,10 @@ def test_numpy_integers_are_accepted() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: parse_line(None), "expected the puzzle as a string of n\\*n symbols, got NoneType"),
+        (
+            lambda: parse_line(None),
+            "expected the puzzle as a string of n\\*n symbols, got NoneType",
+        ),
         (lambda: parse_line(42), "got int"),
         (lambda: sudoku(None), "expected a grid as a string, a flat sequence of ints or rows"),
         (lambda: sudoku([0.5] * 16), "grid values must be integers"),
@@ -226,7 +236,7 @@ def test_puzzlekit_is_detected_and_read_with_stated_solutions(data: Path, kind: 
         assert verdict.status == "unique" and verdict.solution == entry.solution
 
 
-def _round_trip(puzzle):  # noqa: ANN001, ANN202
+def _round_trip(puzzle):
     from cp_sudoku.io import to_text
 
     return to_text(puzzle)

@@ -19,6 +19,7 @@ def x_sudoku(grid):
 def windoku(grid):
     return sudoku(grid, extras=["windows"])
 
+
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
 KENKEN_SOLVED = """\

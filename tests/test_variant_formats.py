@@ -21,6 +21,7 @@ def sniff(path: Path) -> str:
     with open(path, encoding="utf-8") as handle:
         return detect_format(handle.readlines()[:128], str(path))
 
+
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
 KENKEN_RXCY = """kind: kenken

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,9 @@ def read_arithmatrix(path: str | Path) -> Iterator[Entry]:
             text = raw.rstrip("\r\n")
             if not text.strip():
                 continue
-            name = f"{source}:{number}"
-            yield entry_of(source, number, text, lambda t=text, n=name: _arithmatrix_line(t, n))
+            yield entry_of(
+                source, number, text, partial(_arithmatrix_line, text, f"{source}:{number}")
+            )
 
 
 def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:

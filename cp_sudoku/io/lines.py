@@ -352,8 +352,7 @@ def _stated_solution(text: str, puzzle: Puzzle) -> Grid:
     n = puzzle.max_value
     if len(found) != n * n:
         raise PuzzleError(
-            f"the stated solution has {len(found)} symbols, expected {n * n} for the "
-            f"{n}x{n} puzzle"
+            f"the stated solution has {len(found)} symbols, expected {n * n} for the {n}x{n} puzzle"
         )
     try:
         values = values_of(found, n, alphabet, Where())
@@ -381,5 +380,3 @@ def csv_delimiter(header: str) -> str | None:
 
 def _column(header: Sequence[str], names: Sequence[str]) -> int | None:
     return next((header.index(name) for name in names if name in header), None)
-
-

@@ -128,9 +128,7 @@ def _skyscraper(rows: Rows, name: str) -> Puzzle:
     n, _, rest = _header(rows, 0)
     if len(rows) < n + 5 or not rest or not rest[0].isdigit():
         raise PuzzleError("expected 'N N K [D]', 4 clue lines and N lines of givens")
-    clues = {
-        side: [_number(t) or None for t in rows[1 + k]] for k, side in enumerate(SIDES)
-    }
+    clues = {side: [_number(t) or None for t in rows[1 + k]] for k, side in enumerate(SIDES)}
     givens = [_number(t) for row in rows[5 : 5 + n] for t in row]
     extras = ("diagonals",) if rest[1:] == ["D"] else ()
     return skyscrapers(n, clues, givens, heights=int(rest[0]), extras=extras, name=name)
@@ -201,9 +199,7 @@ def _solution(puzzle: Puzzle, rows: Rows) -> Grid:
     """
     grid = rows[1 : puzzle.rows + 1]
     if len(grid) != puzzle.rows or any(len(row) != puzzle.cols for row in grid):
-        raise PuzzleError(
-            f"the stated solution is not {puzzle.rows} lines of {puzzle.cols} values"
-        )
+        raise PuzzleError(f"the stated solution is not {puzzle.rows} lines of {puzzle.cols} values")
     values = []
     for r, c in puzzle.cells:
         token = grid[r][c]

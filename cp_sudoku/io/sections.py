@@ -4,8 +4,8 @@ Each grammar (named in a kind's keys, :mod:`cp_sudoku.kinds.base`) has a
 reader, from the text after ``key:`` (or the lines of a section) to the value
 a kind's builder takes, and a writer back to lines.  Cells are written rXcY
 (1-based) or in Norvig's notation (row letter A-I, column digit: ``A1``);
-cage operations ``+ - * / = ?``, also ``x``, ``X``, ``×`` (U+00D7), ``÷``
-(U+00F7) and ``−`` (U+2212, minus).
+cage operations ``+ - * / = ?``, also ``x``, ``X``, the times sign (U+00D7),
+the division sign (U+00F7) and the minus sign (U+2212).
 """
 
 from __future__ import annotations
@@ -95,9 +95,7 @@ def _read_grid(rows: Rows, where: Where, alphabet: Alphabet | None) -> GridText:
 
 def _write_grid(grid: GridText) -> list[str]:
     n = round(len(grid.values) ** 0.5)
-    alphabet = (
-        Alphabet(grid.alphabet) if grid.alphabet else Alphabet(DIGITS) if n <= 9 else NUMBERS
-    )
+    alphabet = Alphabet(grid.alphabet) if grid.alphabet else Alphabet(DIGITS) if n <= 9 else NUMBERS
     return _rows_of([alphabet.symbol(v) for v in grid.values], n)
 
 
@@ -234,9 +232,9 @@ def _write_relations(relations: Sequence[RelationText]) -> list[str]:
     return [f"{cell_name(r.first)} {r.op} {cell_name(r.second)}" for r in relations]
 
 
-def _read_clues(rows: Rows, where: Where, _: Alphabet | None) -> list[int | None]:
+def _read_clues(rows: Rows, where: Where, alphabet: Alphabet | None) -> list[int | None]:
     clues: list[int | None] = []
-    for token, column in tokens(_one(rows)):
+    for token, _ in tokens(_one(rows)):
         if token in (".", "-"):
             clues.append(None)
         elif token.isdigit():

@@ -26,9 +26,9 @@ from typing import Any
 
 from cp_sudoku.io.alphabet import Where, parse_alphabet
 from cp_sudoku.io.entry import Entry
+from cp_sudoku.io.grammar import strip_comment
 from cp_sudoku.io.options import ReadOptions
 from cp_sudoku.io.sections import GRAMMARS, Rows
-from cp_sudoku.io.grammar import strip_comment
 from cp_sudoku.kinds import ALIASES, KINDS, kind_of
 from cp_sudoku.kinds.base import CageText, RelationText
 from cp_sudoku.model import Cell, Puzzle, PuzzleError
@@ -41,7 +41,7 @@ _KEY_LINE = re.compile(r"^\s*(" + "|".join(map(re.escape, KEYS)) + r")\s*:(.*)$"
 def is_kind_line(line: str) -> bool:
     """Whether ``line`` is a ``kind:`` line (the start of a puzzle in this format)."""
     match = _KEY_LINE.match(strip_comment(line))
-    return bool(match) and match.group(1).lower() == "kind"
+    return match is not None and match.group(1).lower() == "kind"
 
 
 @dataclass

@@ -42,12 +42,14 @@ def unit_groups(puzzle: Puzzle, role: str) -> dict[Cell, int]:
 def marks(puzzle: Puzzle) -> dict[Cell, str]:
     """Label-line marks of the extra units: ``\\`` and ``/`` diagonals (``X`` where they
     cross), ``#`` windows."""
-    marks: dict[Cell, str] = {}
+    found: dict[Cell, str] = {}
     for unit in puzzle.units:
         mark = {"diagonal": "\\", "anti-diagonal": "/", "window": "#"}.get(unit.role)
-        for cell in unit.cells if mark else ():
-            marks[cell] = "X" if cell in marks and mark != "#" else mark
-    return marks
+        if mark is None:
+            continue
+        for cell in unit.cells:
+            found[cell] = "X" if cell in found and mark != "#" else mark
+    return found
 
 
 def kakuro_squares(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
@@ -81,7 +83,7 @@ def squares(
         """An outline between squares a and b (the grid's edge included)."""
         if not inside(a) or not inside(b):
             return inside(a) or inside(b)
-        return groups.get(a, (a,)) != groups.get(b, (b,))  # type: ignore[comparison-overlap]
+        return groups.get(a, -1 - a[0] * cols - a[1]) != groups.get(b, -1 - b[0] * cols - b[1])
 
     def corner(r: int, c: int) -> str:
         up = wall((r - 1, c - 1), (r - 1, c))

@@ -117,14 +117,13 @@ def flat_grid(grid: Any) -> list[int]:
     except TypeError:
         bad = next(v for v in items if not hasattr(v, "__index__"))
         raise PuzzleError(
-            f"grid values must be integers (0 for a blank), got {bad!r} "
-            f"({type(bad).__name__})"
+            f"grid values must be integers (0 for a blank), got {bad!r} ({type(bad).__name__})"
         ) from None
 
 
 def _is_row(item: object) -> bool:
-    return not isinstance(item, str | bytes) and hasattr(item, "__len__") and hasattr(
-        item, "__iter__"
+    return (
+        not isinstance(item, str | bytes) and hasattr(item, "__len__") and hasattr(item, "__iter__")
     )
 
 

@@ -85,9 +85,7 @@ def _text(puzzle: Puzzle) -> dict[str, Any]:
         raise PuzzleError("a KenKen with cage digits forced to differ has no text form")
     return {
         "size": puzzle.rows,
-        "cages": [
-            CageText(c.target, None if c.op == "=" else c.op, c.cells) for c in puzzle.cages
-        ],
+        "cages": [CageText(c.target, None if c.op == "=" else c.op, c.cells) for c in puzzle.cages],
     }
 
 
