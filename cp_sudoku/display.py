@@ -12,24 +12,23 @@ has a box shape, ``|`` separates the boxes of a band and a line of ``-`` and
     . 9 8 | . . . | . 6 .
     ------+-------+------
 
-The line reader of :mod:`cp_sudoku.formats` reads these grids back.
+The grid reader of :mod:`cp_sudoku.io` reads these grids back.
 
-Extending: a kind that shows more registers a renderer ``(puzzle, grid) ->
-text`` in ``RENDERERS[puzzle.kind]``; the variants (KenKen cage targets,
-Kakuro clues, jigsaw outlines) are drawn by :mod:`cp_sudoku.variant_display`.
+A kind that shows more (KenKen cage targets, Kakuro clues, jigsaw outlines,
+Futoshiki signs, Skyscraper clues, the marks of extras) draws itself: its
+:attr:`~cp_sudoku.kinds.base.Kind.draw` (:mod:`cp_sudoku.kinds.drawing`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cp_sudoku.backends.base import Result
 from cp_sudoku.crosscheck import Count, Verdict
-from cp_sudoku.formats import Entry, alphabet_of, grid_string
+from cp_sudoku.io import Entry, alphabet_of, grid_string
+from cp_sudoku.kinds import KINDS
 from cp_sudoku.model import Cell, Puzzle
-
-Renderer = Callable[[Puzzle, "Sequence[int] | None"], str]
 
 
 def cell_texts(puzzle: Puzzle, grid: Sequence[int] | None = None) -> dict[Cell, str]:
@@ -51,18 +50,6 @@ def cell_texts(puzzle: Puzzle, grid: Sequence[int] | None = None) -> dict[Cell, 
         for r in range(puzzle.rows)
         for c in range(puzzle.cols)
     }
-
-
-def _variant(puzzle: Puzzle, grid: Sequence[int] | None) -> str:
-    from cp_sudoku.variant_display import render  # it draws cage outlines and targets
-
-    return render(puzzle, grid)
-
-
-#: puzzle.kind -> its own renderer; the boxed grid of :func:`layout` otherwise.
-RENDERERS: dict[str, Renderer] = {
-    kind: _variant for kind in ("killer", "kenken", "kakuro", "jigsaw", "x-sudoku", "windoku")
-}
 
 
 def layout(puzzle: Puzzle, texts: Mapping[Cell, str]) -> list[str]:
@@ -89,13 +76,24 @@ def _separator(row: str) -> str:
 
 
 def render_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
-    """The pretty grid of ``puzzle`` (its givens, or the full ``grid``).
+    """The pretty grid of ``puzzle`` (its givens, or the full ``grid``, ``Puzzle.cells`` order).
 
-    A kind in :data:`RENDERERS` (the variants: cage targets, Kakuro clues,
-    region outlines) is drawn by its renderer.
+    A kind that draws itself (cage targets, Kakuro clues, region outlines,
+    signs, outside clues) is drawn by its :attr:`~cp_sudoku.kinds.base.Kind.draw`.
+
+    Raises:
+        ValueError: ``grid`` does not hold one value per cell.
     """
-    if puzzle.kind in RENDERERS:
-        return RENDERERS[puzzle.kind](puzzle, grid)
+    if grid is not None and len(grid) != len(puzzle.cells):
+        raise ValueError(f"grid has {len(grid)} values, expected {len(puzzle.cells)}")
+    draw = KINDS[puzzle.kind].draw if puzzle.kind in KINDS else None
+    if draw is not None:
+        values = dict(puzzle.givens)
+        if grid is not None:
+            values.update(zip(puzzle.cells, grid, strict=True))
+        drawn = draw(puzzle, values)
+        if drawn is not None:
+            return drawn
     return "\n".join(layout(puzzle, cell_texts(puzzle, grid)))
 
 
