@@ -1,7 +1,7 @@
 """Helpers for comparing the back ends on puzzle sets: samples, result records, tables.
 
 This is what ``notebooks/compare_paradigms.ipynb`` runs; it defines no solver.
-Data flows one way: puzzles (:class:`~cp_sudoku.formats.Entry` lists) ->
+Data flows one way: puzzles (:class:`~cp_sudoku.io.Entry` lists) ->
 flat records (plain dicts, one per puzzle and back end or per puzzle and
 method) -> pandas tables.  Every function takes any
 :class:`~cp_sudoku.model.Puzzle`, not only Sudoku.
@@ -23,9 +23,10 @@ from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.datasets import dataset_path
 from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
-from cp_sudoku.formats import Entry, parse_line, puzzle_string, read_file
+from cp_sudoku.io import Entry, parse_line, puzzle_string, read_file
+from cp_sudoku.kinds.grid import default_box
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
-from cp_sudoku.puzzles import default_box, generated_sudoku
+from cp_sudoku.puzzles import generated_sudoku
 from cp_sudoku.run import Checked, InProcess, Outcome, Plan, check, run
 from cp_sudoku.singles import Deduction, solve_singles
 
@@ -74,7 +75,7 @@ def spread(items: Sequence[T], count: int | None) -> list[T]:
 def puzzle_lines(path: str | Path) -> list[tuple[int, str]]:
     """``(line number, text)`` of every puzzle line of a line file.
 
-    Blank lines and ``#`` comments are skipped, as :func:`cp_sudoku.formats.read_file`
+    Blank lines and ``#`` comments are skipped, as :func:`cp_sudoku.io.read_file`
     skips them; nothing is parsed, so picking a sample from a large file is cheap.
 
     Raises:
@@ -102,7 +103,7 @@ def load_set(
         count: how many puzzles, spread evenly over the file by :func:`spread`.
         parse: turns one line into a puzzle; called as
             ``parse(text, source=..., line=...)`` and may raise
-            :class:`PuzzleError` (default :func:`cp_sudoku.formats.parse_line`,
+            :class:`PuzzleError` (default :func:`cp_sudoku.io.parse_line`,
             9x9 and smaller Sudoku).
 
     Returns:
@@ -130,7 +131,7 @@ def load_collection(names: Iterable[str | Path], count: int | None = None) -> li
     """A sample of ``count`` puzzles (all when None) of each of ``names``, in any format.
 
     Each name is a shared set (``arithmatrix-6x6``, ``kuso-SumasCruzadas_93``)
-    or a file path, read by :func:`cp_sudoku.formats.read_file` with the
+    or a file path, read by :func:`cp_sudoku.io.read_file` with the
     format detected (KenKen JSON lines, Kakuro JSON or CSV, the ``kind:``
     text format, Sudoku lines...); the sample is spread evenly by
     :func:`spread`.  Entries keep the solution a collection states.

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cp_sudoku.cli import main
-from cp_sudoku.formats import READERS, read_file
+from cp_sudoku.io import READERS, read_file
 from cp_sudoku.model import CpSudokuError
 
 MODELS = Path(__file__).resolve().parents[1] / "models"

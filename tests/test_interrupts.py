@@ -142,11 +142,15 @@ def test_check_signal_to_the_main_process_alone_ends_the_workers(many: Path) -> 
 
 def test_count_interrupted_claims_no_limit() -> None:
     """A long count in CP-SAT (a C solver) stops at once; no limit is claimed."""
-    stopped = interrupt(["count", EMPTY_9X9, "--limit", "1000000", "--backend", "cpsat"], 2.0)
+    stopped = interrupt(["count", EMPTY_9X9, "--limit", "1000000", "--backend", "cpsat"], 4.0)
     assert_stopped_cleanly(stopped)
     assert stopped.code == 130
     assert stopped.stdout == "" and "limit" not in stopped.stderr
-    assert stopped.stderr.splitlines()[-1] == "cp-sudoku: interrupted after 0 of 1 puzzle"
+    # (on a busy machine the signal may come before the input is open: no total yet)
+    assert stopped.stderr.splitlines()[-1] in (
+        "cp-sudoku: interrupted after 0 of 1 puzzle",
+        "cp-sudoku: interrupted after 0 puzzles",
+    )
 
 
 @pytest.mark.slow

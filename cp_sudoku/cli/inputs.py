@@ -9,8 +9,9 @@ from itertools import islice
 from pathlib import Path
 
 from cp_sudoku.cli.options import Reading
-from cp_sudoku.formats import HEAD_LINES, Entry, count_entries, detect_format, read_file, read_lines
-from cp_sudoku.formats import read_text as read_argument
+from cp_sudoku.io import Entry, count_entries, detect_format, read_file, read_lines
+from cp_sudoku.io import read_text as read_argument
+from cp_sudoku.io.registry import HEAD_LINES
 from cp_sudoku.model import PuzzleError, UsageError
 
 #: Files larger than this are not counted for the progress bar or the interrupt line.

@@ -24,7 +24,7 @@ import click
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, available, backend_class
 from cp_sudoku.backends.base import Option, check_limits
-from cp_sudoku.formats import READERS, Alphabet, parse_alphabet
+from cp_sudoku.io import READERS, Alphabet, parse_alphabet
 from cp_sudoku.model import CpSudokuError, UsageError
 from cp_sudoku.run import Plan
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import click
 
-from cp_sudoku.formats import DIGITS, Alphabet, parse_line, parse_row
+from cp_sudoku.io import Alphabet, parse_line
+from cp_sudoku.io.alphabet import DIGITS
+from cp_sudoku.io.lines import parse_row
+from cp_sudoku.kinds.grid import default_box
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Puzzle, PuzzleError, UsageError, clashes
-from cp_sudoku.puzzles import default_box, sudoku
 
 
 def shape(box: tuple[int, int] | None, alphabet: Alphabet | None) -> tuple[int, int]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, Generic, TypeVar
 
-from cp_sudoku.formats import Entry
+from cp_sudoku.io.entry import Entry
 from cp_sudoku.run.plan import Plan
 from cp_sudoku.run.pool import CHUNK, Executor, InProcess, ProcessPool, Workers, cores, workers
 from cp_sudoku.run.work import Work

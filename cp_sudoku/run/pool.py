@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from cp_sudoku.backends import Backend
-from cp_sudoku.formats import Entry
+from cp_sudoku.io.entry import Entry
 from cp_sudoku.run.plan import Plan
 from cp_sudoku.run.work import Work
 
