@@ -16,6 +16,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,11 +53,12 @@ def _alive(pid: int) -> bool:
 
 
 def interrupt(args: list[str], after: float, *, group: bool = True) -> Stopped:
-    """Start ``cp-sudoku ARGS``, send SIGINT after ``after`` seconds (to its process group,
-    as a terminal does, or to the main process only), and collect what it did."""
+    """Start ``cp-sudoku ARGS > file``, send SIGINT after ``after`` seconds (to its process
+    group, as a terminal does, or to the main process only), and collect what it did."""
+    out = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [sys.executable, "-m", "cp_sudoku.cli", *args],
-        stdout=subprocess.PIPE,
+        stdout=out,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         start_new_session=True,
@@ -69,8 +71,10 @@ def interrupt(args: list[str], after: float, *, group: bool = True) -> Stopped:
         os.killpg(process.pid, signal.SIGINT)
     else:
         process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    _, stderr = process.communicate(timeout=60)
     seconds = time.monotonic() - start
+    out.seek(0)
+    stdout = out.read()
     deadline = time.monotonic() + 5
     while any(_alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
