@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pysat.solvers import Solver
 
-from cp_sudoku.backends import Backend, get_backend
+from cp_sudoku.backends import Backend, available, backend_class, get_backend
 from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.datasets import dataset_path
@@ -36,17 +36,19 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 Record = dict[str, Any]
 
-#: The statistic that measures search effort in each registered back end, for
-#: :func:`effort_frame`: the backtrackers' tries (values placed by a guess),
-#: CP-SAT's branches, the SAT solver's conflicts.
-EFFORT = {
-    "backtrack": "tries",
-    "backtrack-plain": "tries",
-    "cpsat": "branches",
-    "cpsat-naive": "branches",
-    "sat": "conflicts",
-    "sat-naive": "conflicts",
-}
+def effort_statistic(backend: str) -> str | None:
+    """The statistic that measures ``backend``'s search effort: the first of its
+    :attr:`~cp_sudoku.backends.base.Backend.statistics` that is not an encoding size
+    (the backtrackers' tries, CP-SAT's branches, the SAT solver's conflicts); None
+    when it reports none."""
+    declared = backend_class(backend)
+    effort = [name for name in declared.statistics if name not in declared.size_statistics]
+    return effort[0] if effort else None
+
+
+#: Back-end name -> its effort statistic (:func:`effort_statistic`), for
+#: :func:`effort_frame`, over every registered back end that reports one.
+EFFORT = {name: stat for name in available() if (stat := effort_statistic(name)) is not None}
 
 #: Deduction methods compared by :func:`deduction_records`, in display order.
 SINGLES_METHODS = ("naked singles", "naked + hidden singles")
