@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 Record = dict[str, Any]
 
+
 def effort_statistic(backend: str) -> str | None:
     """The statistic that measures ``backend``'s search effort: the first of its
     :attr:`~cp_sudoku.backends.base.Backend.statistics` that is not an encoding size
@@ -46,9 +47,13 @@ def effort_statistic(backend: str) -> str | None:
     return effort[0] if effort else None
 
 
-#: Back-end name -> its effort statistic (:func:`effort_statistic`), for
-#: :func:`effort_frame`, over every registered back end that reports one.
-EFFORT = {name: stat for name in available() if (stat := effort_statistic(name)) is not None}
+def effort_measures(backends: Iterable[str] | None = None) -> dict[str, str]:
+    """Back-end name -> its effort statistic (:func:`effort_statistic`), for
+    :func:`effort_frame` and :func:`cp_sudoku.figures.effort_bars`: every registered
+    back end (or those of ``backends``, in that order) that reports one."""
+    names = available() if backends is None else list(backends)
+    return {name: stat for name in names if (stat := effort_statistic(name)) is not None}
+
 
 #: Deduction methods compared by :func:`deduction_records`, in display order.
 SINGLES_METHODS = ("naked singles", "naked + hidden singles")
@@ -319,8 +324,9 @@ def status_mix(frame: pd.DataFrame, by: str = "backend") -> pd.DataFrame:
     return table.reindex(columns=columns, fill_value=0).rename_axis(columns="status")
 
 
-def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] = EFFORT) -> pd.DataFrame:
-    """Search effort per puzzle, one column per ``backend stat`` pair of ``measures``.
+def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Search effort per puzzle, one column per ``backend stat`` pair of ``measures``
+    (default: :func:`effort_measures` of the back ends in ``frame``, in order).
 
     Rows are puzzles (index ``set``, ``puzzle``), with their ``givens``;
     columns such as ``backtrack tries``, ``cpsat branches``, ``sat conflicts``
@@ -328,6 +334,8 @@ def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] = EFFORT) -> p
     """
     import pandas as pd
 
+    if measures is None:
+        measures = effort_measures(frame["backend"].drop_duplicates())
     columns = {}
     for backend, stat in measures.items():
         rows = frame[frame["backend"] == backend]
