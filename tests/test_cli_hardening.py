@@ -352,3 +352,15 @@ def test_no_such_file_and_directory_are_usage_errors(tmp_path: Path) -> None:
         done.stderr
         == f"cp-sudoku: error: {tmp_path} is a directory: expected a puzzle file or a puzzle\n"
     )
+
+
+# --- Fuzzing findings, kept as plain tests ---------------------------------------------------
+
+
+def test_fuzz_finding_a_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
+    """Found by tests/test_fuzz.py: the input b'\\x80' gave an error without the file."""
+    path = tmp_path / "random.txt"
+    path.write_bytes(b"\x80")
+    result = invoke("check", str(path), "--jobs", "1")
+    assert result.exit_code == 2
+    assert str(path) in one_line_error(result)
