@@ -27,8 +27,7 @@ def entries(target: str | None, reading: Reading) -> Iterator[Entry]:
     """
     box, alphabet, format_ = reading.box, reading.alphabet, reading.format
     if target is None or target == "-":
-        lines = read_lines(sys.stdin, "<stdin>", box=box, alphabet=alphabet, format=format_)
-        return lines
+        return read_lines(sys.stdin, "<stdin>", box=box, alphabet=alphabet, format=format_)
     if _is(target, Path.is_file):
         return read_file(target, box=box, alphabet=alphabet, format=format_)
     if _is(target, Path.is_dir):
