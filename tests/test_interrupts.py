@@ -9,6 +9,7 @@ timing test); docs/cli.md gives the measured figures.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -52,7 +53,9 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def interrupt(args: list[str], after: float, *, group: bool = True) -> Stopped:
+def interrupt(
+    args: list[str], after: float, *, group: bool = True, again: float | None = None
+) -> Stopped:
     """Start ``cp-sudoku ARGS > file``, send SIGINT after ``after`` seconds (to its process
     group, as a terminal does, or to the main process only), and collect what it did."""
     out = tempfile.TemporaryFile()
@@ -67,10 +70,13 @@ def interrupt(args: list[str], after: float, *, group: bool = True) -> Stopped:
     time.sleep(after)
     workers = _children(process.pid)
     start = time.monotonic()
-    if group:
-        os.killpg(process.pid, signal.SIGINT)
-    else:
-        process.send_signal(signal.SIGINT)
+    for pause in (0.0,) if again is None else (0.0, again):
+        time.sleep(pause)
+        with contextlib.suppress(ProcessLookupError):
+            if group:
+                os.killpg(process.pid, signal.SIGINT)
+            else:
+                process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     seconds = time.monotonic() - start
     out.seek(0)
@@ -124,6 +130,14 @@ def test_check_stops_at_once_with_whole_lines_in_order(many: Path) -> None:
     assert stopped.code == 130, stopped.stderr
     assert_stopped_cleanly(stopped)
     _check_jsonl(stopped)
+
+
+def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(many: Path) -> None:
+    stopped = interrupt(["check", str(many), "--json", "--jobs", "2"], 5.0, again=0.05)
+    assert stopped.code == 130, stopped.stderr
+    assert_stopped_cleanly(stopped)
+    _check_jsonl(stopped)
+    assert stopped.stderr.count("interrupted") == 1
 
 
 @pytest.mark.slow

@@ -94,7 +94,7 @@ TALLY = Tally()
 
 def finish(emit: Callable[[str], None], text: str) -> None:
     """Write one puzzle's output and count it, as one step an interrupt cannot split:
-    a Ctrl-C meanwhile (see :func:`hold_interrupts`) is raised once both are done, so the
+    a Ctrl-C meanwhile (see :func:`interrupts_held`) is raised once both are done, so the
     tally always equals the output written."""
     TALLY.writing = True
     try:
@@ -109,7 +109,8 @@ def finish(emit: Callable[[str], None], text: str) -> None:
 @contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
     """SIGINT routed through a handler that waits for :func:`finish` to end its step
-    (the handler before is put back on leaving).
+    and takes only the first Ctrl-C (a second one cannot cut the clean-up short); the
+    handler before is put back on leaving.
 
     Python runs signal handlers on the main thread, whichever thread the
     signal reached, so this holds for every thread (a signal mask would not).
@@ -119,10 +120,11 @@ def interrupts_held() -> Iterator[None]:
         return
 
     def on_sigint(_signum: int, _frame: object) -> None:
-        if TALLY.writing:
-            TALLY.pending = True
+        if TALLY.pending:  # already on its way out
             return
-        raise KeyboardInterrupt
+        TALLY.pending = True
+        if not TALLY.writing:
+            raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
