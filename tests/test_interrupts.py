@@ -21,6 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 from conftest import lines
@@ -58,7 +59,13 @@ def interrupt(
 ) -> Stopped:
     """Start ``cp-sudoku ARGS > file``, send SIGINT after ``after`` seconds (to its process
     group, as a terminal does, or to the main process only), and collect what it did."""
-    out = tempfile.TemporaryFile()
+    with tempfile.TemporaryFile() as out:
+        return _run(args, after, group, again, out)
+
+
+def _run(
+    args: list[str], after: float, group: bool, again: float | None, out: IO[bytes]
+) -> Stopped:
     process = subprocess.Popen(
         [sys.executable, "-m", "cp_sudoku.cli", *args],
         stdout=out,
