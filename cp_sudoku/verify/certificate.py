@@ -100,15 +100,27 @@ def write_files(
         record |= {"proof": f"{name}.drat", "proof_format": "DRAT"}
         record["proof_sha256"] = sha256(proof_text)
     path = directory / f"{name}{SUFFIX}"
-    path.write_text(json.dumps({key: record[key] for key in KEYS}, indent=1) + "\n", "utf-8")
+    path.write_text(_dumps({key: record[key] for key in KEYS}), "utf-8")
     return path
+
+
+def _dumps(record: dict[str, Any]) -> str:
+    """JSON with one line per key, and one line per grid or explanation step."""
+
+    def value(item: Any) -> str:
+        if isinstance(item, list) and item and isinstance(item[0], (list, dict)):
+            return "[\n" + ",\n".join(f"  {json.dumps(x)}" for x in item) + "\n ]"
+        return json.dumps(item)
+
+    body = ",\n".join(f" {json.dumps(key)}: {value(item)}" for key, item in record.items())
+    return "{\n" + body + "\n}\n"
 
 
 def update(path: Path, **fields: Any) -> None:
     """Rewrite some keys of the certificate at ``path`` (the checker's outcome)."""
     record = json.loads(path.read_text("utf-8"))
     record.update(fields)
-    path.write_text(json.dumps(record, indent=1) + "\n", "utf-8")
+    path.write_text(_dumps(record), "utf-8")
 
 
 def read(path: Path) -> dict[str, Any]:
