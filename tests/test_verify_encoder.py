@@ -19,7 +19,7 @@ import pytest
 from pysat.solvers import Solver
 from verify_grids import checker_solutions
 
-from cp_sudoku.backends.sat import to_cnf
+from cp_sudoku.encodings.cnf import to_cnf
 from cp_sudoku.model import Cell, Grid, Puzzle
 from cp_sudoku.puzzles import solved_grid, sudoku, sudoku_units
 from cp_sudoku.variants import Clue, kakuro, kenken, killer

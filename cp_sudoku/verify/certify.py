@@ -10,13 +10,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cp_sudoku.model import Puzzle
+from cp_sudoku.encodings.cnf import to_cnf
+from cp_sudoku.model import Puzzle, cell_name, clashes
 from cp_sudoku.variant_formats import parse_variant, variant_text
 from cp_sudoku.verify import certificate
 from cp_sudoku.verify.check import CHECKER, checker_version, verify
 from cp_sudoku.verify.explain import Explanation, explain
 from cp_sudoku.verify.proof import (
     DEFAULT_PROOF_SOLVER,
+    ProofRun,
     PROOF_ENCODING,
     dimacs_text,
     prove,
@@ -59,7 +61,9 @@ def certify(
     """Prove ``puzzle``, write ``NAME.cert.json`` (with ``NAME.cnf``, ``NAME.drat``) in ``directory``.
 
     The puzzle is proved as its variant text reads back, so the certificate
-    is about exactly the puzzle it states.  The written files are then
+    is about exactly the puzzle it states.  Clues that clash
+    (:func:`cp_sudoku.model.clashes`) are the certificate of ``none``
+    themselves: no solver runs and no proof is written.  The written files are then
     verified from scratch (:func:`cp_sudoku.verify.check.verify`) and the
     certificate records the checker's answer and time.  ``time_limit`` in
     seconds bounds the solver; when it runs out nothing is written.
@@ -70,7 +74,11 @@ def certify(
     """
     text = variant_text(puzzle)
     stated = parse_variant(text, source=name)
-    run = prove(stated, solver=solver, time_limit=time_limit)
+    clash = next(iter(clashes(stated)), None)
+    if clash is None:
+        run = prove(stated, solver=solver, time_limit=time_limit)
+    else:  # the clash is the certificate: no solver, no proof
+        run = ProofRun("none", (), to_cnf(stated, PROOF_ENCODING), None, None, solver, 0.0)
     explanation = explain(stated) if explain_steps else None
     if run.status == "unknown":
         return Certified("unknown", None, 0, 0, 0, run.seconds, 0.0, 0.0, (), explanation)
@@ -87,7 +95,13 @@ def certify(
         "checked": False,
         "prove_seconds": round(run.seconds, 6),
         "check_seconds": None,
-        "clash": None,
+        "clash": None
+        if clash is None
+        else {
+            "rule": clash.rule,
+            "cells": [cell_name(c) for c in clash.cells],
+            "message": clash.message,
+        },
         "explanation": None if explanation is None else explanation.record(),
     }
     path = certificate.write_files(

@@ -30,7 +30,7 @@ from typing import Any
 
 import dratify
 
-from cp_sudoku.backends.sat import ENCODINGS, to_cnf
+from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
 from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, cell_name, violations
 from cp_sudoku.variant_formats import parse_variant
 from cp_sudoku.verify import certificate

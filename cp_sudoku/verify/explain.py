@@ -14,6 +14,8 @@ hidden single           a value with one place in a full unit goes there
 cage combinations       values no combination of a cage allows are removed
                         (the digit sets of a sum, as Killer and Kakuro solvers
                         use them; the allowed tuples of any other cage)
+relation and clue       the same for relations (Futoshiki, Kropki...) and
+tuples                  Skyscraper clues of up to six cells
 locked candidates       a value confined, in a full unit, to its overlap with
                         another unit is removed from the rest of that unit
                         (*pointing* from a box, *claiming* from a row/column)
@@ -45,8 +47,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from cp_sudoku.backends.common import cage_tuples, differ_pairs, digit_sets, is_distinct_sum
-from cp_sudoku.model import Cage, Cell, Puzzle, Unit, cell_name
+from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
+from cp_sudoku.model import Cage, Cell, Constraint, Puzzle, Unit, cell_name
 
 #: The techniques in order of difficulty (the grading scale), each with its
 #: Sudoku Explainer rating where SE has the technique (None: SE has no such
@@ -55,6 +57,7 @@ TECHNIQUES: tuple[tuple[str, float | None], ...] = (
     ("naked single", 2.3),
     ("hidden single", 1.5),
     ("cage combinations", None),
+    ("relation and clue tuples", None),
     ("locked candidates (pointing)", 2.6),
     ("locked candidates (claiming)", 2.8),
     ("naked pair", 3.0),
@@ -71,6 +74,8 @@ TECHNIQUES: tuple[tuple[str, float | None], ...] = (
 LEVEL = {name: level for level, (name, _) in enumerate(TECHNIQUES, start=1)}
 SE_RATING = dict(TECHNIQUES)
 _SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+#: Constraints other than distinct sums are enumerated only up to this many cells.
+_ENUMERATED_CELLS = 6
 
 
 @dataclass(frozen=True)
@@ -169,21 +174,19 @@ class _Grid:
     """The candidate grid and the puzzle's structure the techniques read."""
 
     def __init__(self, puzzle: Puzzle) -> None:
-        n = puzzle.max_value
         self.puzzle = puzzle
-        self.values = tuple(range(1, n + 1))
+        self.values = tuple(puzzle.values)
         self.units = puzzle.units
-        self.full = tuple(u for u in puzzle.units if len(u.cells) == n)
+        self.full = tuple(u for u in puzzle.units if len(u.cells) == len(self.values))
         self.unit_sets = {u.name: frozenset(u.cells) for u in puzzle.units}
-        self.peers: dict[Cell, set[Cell]] = {c: set() for c in puzzle.cells}
-        for unit in puzzle.units:
-            for cell in unit.cells:
-                self.peers[cell].update(unit.cells)
-        for cell, peers in self.peers.items():
-            peers.discard(cell)
+        self.peers = puzzle.peers
+        self.rules = [
+            c
+            for c in (*puzzle.cages, *puzzle.relations, *puzzle.clues)
+            if len(c.cells) <= _ENUMERATED_CELLS or (isinstance(c, Cage) and is_distinct_sum(c))
+        ]
         self.cands: dict[Cell, set[int]] = {c: set(self.values) for c in puzzle.cells}
         self.placed: dict[Cell, int] = {}
-        self.differ = {cage: differ_pairs(puzzle, cage.cells) for cage in puzzle.cages}
         for cell, value in puzzle.givens.items():
             self.place(cell, value)
 
@@ -227,7 +230,7 @@ def _removing(removes: Sequence[tuple[Cell, int]]) -> str:
 
 
 def _role(unit: Unit) -> str:
-    return getattr(unit, "role", "") or unit.name.split(" ")[0]
+    return unit.role or unit.name.split(" ")[0]
 
 
 # ------------------------------------------------------------------------- techniques
@@ -256,13 +259,13 @@ def _hidden_single(g: _Grid) -> Step | None:
     return None
 
 
-def _cage_combinations(g: _Grid) -> Step | None:
-    for cage in g.puzzle.cages:
-        cells = cage.cells
+def _combinations(g: _Grid) -> Step | None:
+    for rule in g.rules:
+        cells = rule.cells
         if all(c in g.placed for c in cells):
             continue
         domains = [sorted(g.cands[c]) for c in cells]
-        allowed = _cage_allowed(g, cage, domains)
+        allowed = _allowed(g, rule, domains)
         removes = tuple(
             (c, v)
             for c, domain, ok in zip(cells, domains, allowed, strict=True)
@@ -271,23 +274,25 @@ def _cage_combinations(g: _Grid) -> Step | None:
             if v not in ok
         )
         if removes:
-            text = f"{cage.describe()}: no combination allows them; {_removing(removes)}"
-            return Step("cage combinations", cells, (cage.target,), (), removes, text)
+            text = f"{rule.describe()}: no combination allows them; {_removing(removes)}"
+            if isinstance(rule, Cage):
+                return Step("cage combinations", cells, (rule.target,), (), removes, text)
+            return Step("relation and clue tuples", cells, (), (), removes, text)
     return None
 
 
-def _cage_allowed(g: _Grid, cage: Cage, domains: list[list[int]]) -> list[set[int]]:
-    """Per cage cell: the values some combination of the cage allows, given the candidates."""
-    allowed: list[set[int]] = [set() for _ in cage.cells]
-    if is_distinct_sum(cage):
-        for digits in digit_sets(len(cage.cells), cage.target, g.puzzle.max_value):
+def _allowed(g: _Grid, rule: Constraint, domains: list[list[int]]) -> list[set[int]]:
+    """Per cell of ``rule``: the values some combination it allows takes, given the candidates."""
+    allowed: list[set[int]] = [set() for _ in rule.cells]
+    if isinstance(rule, Cage) and is_distinct_sum(rule):
+        for digits in digit_sets(len(rule.cells), rule.target, g.puzzle.max_value):
             for i, domain in enumerate(domains):
                 for value in digits.intersection(domain):
                     rest = [d for j, d in enumerate(domains) if j != i]
                     if _matches(rest, sorted(digits - {value})):
                         allowed[i].add(value)
         return allowed
-    for values in cage_tuples(cage, domains, g.differ[cage]):
+    for values in rule.allowed(domains, g.puzzle.differ_pairs(rule.cells)):
         for i, value in enumerate(values):
             allowed[i].add(value)
     return allowed
@@ -508,7 +513,7 @@ def _colour_step(g: _Grid, value: int, colour: dict[Cell, int]) -> Step | None:
 _FINDERS: tuple[Callable[[_Grid], Step | None], ...] = (
     _naked_single,
     _hidden_single,
-    _cage_combinations,
+    _combinations,
     _locked_candidates,
     _naked_subset(2),
     _hidden_subset(2),

@@ -23,13 +23,12 @@ fail checkers (pysat issue 139).  CaDiCaL 1.9.5 is the default (measured in
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import pysat
 from pysat.solvers import Solver
 
-from cp_sudoku.backends.sat import Cnf, to_cnf
+from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.model import Grid, Puzzle
 
 #: Proof-logging solvers python-sat offers, and what each is.
@@ -86,13 +85,9 @@ def dimacs_text(cnf: Cnf, blocking: list[int] | None) -> str:
     The comment ``c variable V rXcY = K`` says that variable V is true when
     the cell holds K; the last clause is the blocking clause when there is one.
     """
-    return "".join(line + "\n" for line in _dimacs_lines(cnf, blocking))
-
-
-def _dimacs_lines(cnf: Cnf, blocking: list[int] | None) -> Iterator[str]:
-    if blocking is not None:
-        yield "c the last clause is the blocking clause of the stated solution"
-    yield from replace(cnf, clauses=refuted_formula(cnf, blocking)).dimacs_lines()
+    extra = [blocking] if blocking is not None else []
+    head = "c the last clause is the blocking clause of the stated solution\n" if extra else ""
+    return head + "".join(line + "\n" for line in cnf.dimacs_lines(extra))
 
 
 def prove(
