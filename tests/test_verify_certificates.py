@@ -123,3 +123,43 @@ def test_a_time_limit_too_short_writes_nothing_and_exits_3(tmp_path: Path) -> No
     assert result.exit_code == 3
     assert "unknown" in result.output
     assert not list(tmp_path.glob("*.cert.json"))
+
+
+@pytest.mark.parametrize(
+    ("values", "rule"),
+    [
+        ({(0, 0): 5, (0, 1): 5}, "row"),  # a value twice in a unit
+        ({(0, c): c + 1 for c in range(1, 9)} | {(1, 0): 1}, "candidates"),  # r1c1 has none
+    ],
+    ids=["repeat", "no-candidate"],
+)
+def test_clashing_givens_are_their_own_certificate(
+    values: dict[tuple[int, int], int], rule: str, tmp_path: Path
+) -> None:
+    grid = [values.get((r, c), 0) for r in range(9) for c in range(9)]
+    result = CliRunner().invoke(prove_command, [_line_of(grid), "--out", str(tmp_path)])
+    assert result.exit_code == 1 and ": none  " in result.output and "clash: " in result.output
+    (cert,) = tmp_path.glob("*.cert.json")
+    record = json.loads(cert.read_text())
+    assert record["clash"]["rule"] == rule and record["proof"] is None
+    assert verify(cert).holds
+
+
+def test_a_cage_no_candidates_can_meet_is_a_clash(tmp_path: Path) -> None:
+    from cp_sudoku.variants import killer
+
+    cages = [(3, [(0, 0), (0, 1)])] + [(v, [(r, c)]) for r, c, v in _rest_of_4x4()]
+    puzzle = killer(cages, [0, 0, 1, 0] + [0] * 12, size=4)  # 3 = 1 + 2, but 1 is in row 1
+    done = certify(puzzle, tmp_path, "cage")
+    assert done.status == "none" and done.clash is not None and not done.failures
+    record = json.loads((tmp_path / "cage.cert.json").read_text())
+    assert record["clash"]["cells"] == ["r1c1", "r1c2"]
+
+
+def _rest_of_4x4() -> list[tuple[int, int, int]]:
+    grid = _grids_4x4()[0]
+    return [(r, c, grid[r * 4 + c]) for r in range(4) for c in range(4) if r or c > 1]
+
+
+def _line_of(grid: list[int]) -> str:
+    return "".join(str(v) if v else "." for v in grid)

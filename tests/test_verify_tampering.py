@@ -163,3 +163,22 @@ def test_a_none_certificate_for_a_puzzle_with_a_solution(unique: Path) -> None:
 def test_a_status_that_does_not_fit_the_solutions(unique: Path) -> None:
     _edit(unique, lambda r: r.update(status="multiple"))
     _rejected(unique, "a multiple certificate states at least two solution(s), this one 1")
+
+
+def test_a_clash_that_is_not_one(tmp_path: Path) -> None:
+    from cp_sudoku.puzzles import sudoku
+
+    grid = [0] * 81
+    grid[0] = grid[1] = 5
+    certify(sudoku(grid), tmp_path, "clash")
+    cert = tmp_path / "clash.cert.json"
+    assert verify(cert).holds
+    _edit(cert, lambda r: r["clash"].update(cells=["r1c1", "r2c5"]))
+    _rejected(cert, "the clash at r1c1,r2c5 is not one")
+    _edit(cert, lambda r: r["clash"].update(cells=["r1c1", "r1c2"], message="made up"))
+    assert verify(cert).holds  # the message is words for people; the cells are what is checked
+
+
+def test_a_clash_stated_for_a_puzzle_with_a_solution(unique: Path) -> None:
+    _edit(unique, lambda r: r.update(clash={"rule": "row", "cells": ["r1c1"], "message": "x"}))
+    _rejected(unique, "a clash proves none, but the status is unique", "is not one")

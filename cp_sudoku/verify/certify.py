@@ -31,7 +31,8 @@ class Certified:
     """The outcome of :func:`certify` for one puzzle.
 
     ``path`` is the certificate (None when the status is ``unknown``: nothing
-    is written); ``proof_lines`` and ``proof_bytes`` are 0 without a proof;
+    is written); ``clash`` says how the clues clash, when they do;
+    ``proof_lines`` and ``proof_bytes`` are 0 without a proof;
     seconds are wall-clock; ``failures`` is what the verification of the
     written files rejected (empty when it holds); ``explanation`` is None
     unless asked for.
@@ -47,6 +48,7 @@ class Certified:
     verify_seconds: float
     failures: tuple[str, ...]
     explanation: Explanation | None
+    clash: str | None = None
 
 
 def certify(
@@ -122,4 +124,5 @@ def certify(
         verify_seconds=verify_seconds,
         failures=report.failures,
         explanation=explanation,
+        clash=None if clash is None else clash.message,
     )

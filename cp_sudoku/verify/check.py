@@ -216,17 +216,20 @@ def _cell(text: object) -> Cell:
 
 
 def confirm_clash(puzzle: Puzzle, cells: Sequence[Cell]) -> bool:
-    """Whether no values of ``cells`` (givens kept) meet the rules among themselves and the givens.
+    """Whether no values of ``cells`` meet the rules, with the givens that bear on them.
 
-    Every assignment of values to the non-given ``cells`` is tried with the
-    givens in place: a unit that repeats a value among the assigned cells, or
-    a constraint whose cells are all assigned and which does not hold, rules
-    it out.  A clash holds when every assignment is ruled out; then the
-    puzzle has no solution.  Uses the constraints' own rules only, no solver;
-    the cost is at most n ** len(free cells), pruned as soon as a unit repeats.
+    The given ``cells`` keep their givens; every assignment of values to the
+    other ``cells`` is tried, with the givens of their peers in place.  A
+    unit that repeats a value among those cells, or a constraint whose cells
+    are all assigned and which does not hold, rules an assignment out.  A
+    clash holds when every assignment is ruled out; then the puzzle has no
+    solution.  Uses the constraints' own rules only, no solver; the cost is
+    at most n ** (free cells), cut as soon as a unit repeats.
     """
-    value = dict(puzzle.givens)
-    free = [c for c in cells if c not in value]
+    givens = puzzle.givens
+    free = [c for c in cells if c not in givens]
+    value = {c: givens[c] for c in cells if c in givens}
+    value |= {p: givens[p] for c in free for p in puzzle.peers[c] if p in givens}
     others = [c for c in puzzle.constraints if not isinstance(c, Unit)]
 
     def repeats() -> bool:

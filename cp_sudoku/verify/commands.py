@@ -54,6 +54,8 @@ def _line(entry: Entry, done: Certified) -> str:
     if done.path is None:
         return f"{entry.label}: unknown (time limit): no certificate written"
     proof = f"proof {done.proof_lines} lines" if done.proof_lines else "no proof"
+    if done.clash is not None:
+        proof = f"clash: {done.clash}"
     text = (
         f"{entry.label}: {done.status}  {done.path}  {proof}  "
         f"prove {done.prove_seconds * 1000:.1f} ms  check {done.check_seconds * 1000:.1f} ms"
