@@ -1,4 +1,4 @@
-"""``prove`` writes certificates that ``verify`` accepts, with the expected status, for every model."""
+"""``prove`` writes certificates that ``verify`` accepts, with the expected status, per model."""
 
 from __future__ import annotations
 
@@ -119,7 +119,9 @@ def test_bad_input_and_unreadable_certificates_exit_2(tmp_path: Path) -> None:
 
 def test_a_time_limit_too_short_writes_nothing_and_exits_3(tmp_path: Path) -> None:
     path = MODELS / "sudoku-16x16.txt"
-    result = CliRunner().invoke(prove_command, [str(path), "--out", str(tmp_path), "--time-limit", "1e-9"])
+    result = CliRunner().invoke(
+        prove_command, [str(path), "--out", str(tmp_path), "--time-limit", "1e-9"]
+    )
     assert result.exit_code == 3
     assert "unknown" in result.output
     assert not list(tmp_path.glob("*.cert.json"))

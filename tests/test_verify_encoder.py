@@ -207,7 +207,9 @@ def test_relations_on_a_4x4_latin_square() -> None:
             a, b = grid[first], grid[second]
             choice = rng.choice(["<", "non-consecutive", "difference", "ratio"])
             if choice == "<":
-                relations.append(Relation(first, second, "<") if a < b else Relation(second, first, "<"))
+                relations.append(
+                    Relation(first, second, "<") if a < b else Relation(second, first, "<")
+                )
             elif choice == "non-consecutive" and abs(a - b) > 1:
                 relations.append(Relation(first, second, choice))
             elif choice == "difference":
@@ -257,9 +259,7 @@ def test_sparse_units_with_empty_cells_and_clues() -> None:
                 for line, side in rng.sample(_lines(n), 2)
             )
             givens = {cell: rng.randint(0, top) for cell in rng.sample(cells, trial % 3)}
-            puzzle = Puzzle(
-                n, n, cells, top, givens=givens, clues=(*sparse, *visible), min_value=0
-            )
+            puzzle = Puzzle(n, n, cells, top, givens=givens, clues=(*sparse, *visible), min_value=0)
             agree(puzzle)
 
 

@@ -1,4 +1,4 @@
-"""Every deduction step is sound: replayed on a candidate grid, it never removes the solution's value."""
+"""Every deduction step is sound: replayed, it never removes the solution's value."""
 
 from __future__ import annotations
 

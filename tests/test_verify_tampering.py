@@ -105,7 +105,9 @@ def test_a_given_changed_in_the_puzzle(unique: Path) -> None:
         lines = record["puzzle"].splitlines()
         rows = lines[2:]
         column = rows[0].index(".")
-        box = [rows[r][c] for r in range(3) for c in range(3 * (column // 3), 3 * (column // 3) + 3)]
+        box = [
+            rows[r][c] for r in range(3) for c in range(3 * (column // 3), 3 * (column // 3) + 3)
+        ]
         seen = set(rows[0]) | {row[column] for row in rows} | set(box)
         value = next(str(v) for v in range(1, 10) if str(v) not in seen)
         rows[0] = rows[0][:column] + value + rows[0][column + 1 :]

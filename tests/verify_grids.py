@@ -17,9 +17,7 @@ def checker_solutions(puzzle: Puzzle) -> set[Grid]:
     """
     cells = puzzle.cells
     position = puzzle.index
-    seen_by = [
-        sorted(position[o] for o in puzzle.peers[cell]) for cell in cells
-    ]
+    seen_by = [sorted(position[o] for o in puzzle.peers[cell]) for cell in cells]
     completed: list[list] = [[] for _ in cells]  # constraints whose last cell is i
     for constraint in puzzle.constraints:
         completed[max(position[c] for c in constraint.cells)].append(constraint)

@@ -145,7 +145,7 @@ def read(path: Path) -> dict[str, Any]:
 
 
 def certificate_paths(paths: list[Path]) -> list[Path]:
-    """Certificate files named by ``paths``: files as given, directories searched for ``*.cert.json``.
+    """Certificates named by ``paths``: files as given, directories searched for ``*.cert.json``.
 
     Raises:
         PuzzleError: a path that does not exist, or a directory without certificates.

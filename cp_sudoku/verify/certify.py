@@ -18,8 +18,8 @@ from cp_sudoku.verify.check import CHECKER, checker_version, verify
 from cp_sudoku.verify.explain import Explanation, explain
 from cp_sudoku.verify.proof import (
     DEFAULT_PROOF_SOLVER,
-    ProofRun,
     PROOF_ENCODING,
+    ProofRun,
     dimacs_text,
     prove,
     solver_version,
@@ -60,7 +60,7 @@ def certify(
     time_limit: float | None = None,
     solver: str = DEFAULT_PROOF_SOLVER,
 ) -> Certified:
-    """Prove ``puzzle``, write ``NAME.cert.json`` (with ``NAME.cnf``, ``NAME.drat``) in ``directory``.
+    """Prove ``puzzle``; write ``NAME.cert.json``, ``NAME.cnf`` and ``NAME.drat`` in ``directory``.
 
     The puzzle is proved as its variant text reads back, so the certificate
     is about exactly the puzzle it states.  Clues that clash

@@ -26,12 +26,11 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-import dratify
-
 from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
-from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, cell_name, violations
+from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, UsageError, cell_name, violations
 from cp_sudoku.variant_formats import parse_variant
 from cp_sudoku.verify import certificate
 from cp_sudoku.verify.proof import dimacs_text, refuted_formula
@@ -40,9 +39,28 @@ CHECKER = "dratify"
 STATUSES = ("unique", "none", "multiple")
 
 
+def _dratify() -> ModuleType:
+    """The proof checker, imported when first needed (it is an optional extra).
+
+    Raises:
+        UsageError: dratify is not installed.
+    """
+    try:
+        import dratify
+    except ImportError:
+        raise UsageError(
+            "proofs need the dratify checker: pip install 'cp-sudoku[proof]'"
+        ) from None
+    return dratify
+
+
 def checker_version() -> str:
-    """``0.1.10 (python engine)``: the version of dratify and the engine used."""
-    return f"{dratify.__version__} (python engine)"
+    """``0.1.10 (python engine)``: the version of dratify and the engine used.
+
+    Raises:
+        UsageError: dratify is not installed.
+    """
+    return f"{_dratify().__version__} (python engine)"
 
 
 @dataclass(frozen=True)
@@ -59,7 +77,11 @@ def check_proof(clauses: Sequence[Sequence[int]], num_vars: int, proof_text: str
 
     The pure-Python engine is used, so the answer does not depend on what
     else is installed.  A malformed proof is a rejection, not an error.
+
+    Raises:
+        UsageError: dratify is not installed.
     """
+    dratify = _dratify()
     start = time.perf_counter()
     formula = dratify.CNF(num_vars)
     for clause in clauses:
@@ -144,8 +166,10 @@ def _statement_failures(puzzle: Puzzle, record: dict[str, Any]) -> Iterator[str]
         return
     wanted = {"unique": "exactly one", "none": "no", "multiple": "at least two"}[status]
     count = len(solutions)
-    if (status == "unique" and count != 1) or (status == "none" and count) or (
-        status == "multiple" and count < 2
+    if (
+        (status == "unique" and count != 1)
+        or (status == "none" and count)
+        or (status == "multiple" and count < 2)
     ):
         yield f"a {status} certificate states {wanted} solution(s), this one {count}"
     for number, grid in enumerate(solutions, start=1):

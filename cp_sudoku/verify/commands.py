@@ -19,9 +19,10 @@ from typing import NoReturn
 import click
 
 from cp_sudoku.formats import Entry, read_file, read_text
-from cp_sudoku.model import PuzzleError
+from cp_sudoku.model import PuzzleError, UsageError
 from cp_sudoku.verify.certificate import certificate_name, certificate_paths
 from cp_sudoku.verify.certify import Certified, certify
+from cp_sudoku.verify.check import checker_version
 from cp_sudoku.verify.check import verify as verify_certificate
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -77,10 +78,19 @@ def _line(entry: Entry, done: Certified) -> str:
     help="Directory for NAME.cert.json, NAME.cnf and NAME.drat.",
 )
 @click.option("--explain", is_flag=True, help="Also solve by logic alone and record the steps.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes proving puzzles in parallel.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Seconds per puzzle for the SAT solver (default: none).")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes proving puzzles in parallel.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Seconds per puzzle for the SAT solver (default: none).",
+)
 def prove(
     puzzle_or_file: str, out: Path, explain: bool, jobs: int, time_limit: float | None
 ) -> None:
@@ -104,6 +114,10 @@ def prove(
         _fail(str(error))
     except OSError as error:
         _fail(f"{error.strerror or error}: {error.filename}")
+    try:
+        checker_version()  # the checker is there before any work starts
+    except UsageError as error:
+        _fail(str(error))
     readable = [e for e in entries if e.puzzle is not None]
     for entry in entries:
         if entry.error is not None:
@@ -152,7 +166,8 @@ def verify(paths: tuple[Path, ...]) -> None:
     """
     try:
         found = certificate_paths(list(paths))
-    except PuzzleError as error:
+        checker_version()
+    except (PuzzleError, UsageError) as error:
         _fail(str(error))
     code = EXIT_OK
     for path in found:

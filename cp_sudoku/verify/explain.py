@@ -42,7 +42,7 @@ ratings are Sudoku Explainer's (Juillerat), as tabulated by Pelánek,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -211,7 +211,9 @@ class _Grid:
     def unit_values(self, unit: Unit) -> set[int]:
         return {self.placed[c] for c in unit.cells if c in self.placed}
 
-    def removals(self, cells: Sequence[Cell], values: Sequence[int]) -> tuple[tuple[Cell, int], ...]:
+    def removals(
+        self, cells: Sequence[Cell], values: Iterable[int]
+    ) -> tuple[tuple[Cell, int], ...]:
         return tuple(
             (c, v)
             for c in cells
@@ -480,9 +482,7 @@ def _colour_step(g: _Grid, value: int, colour: dict[Cell, int]) -> Step | None:
     groups = [sorted(c for c, k in colour.items() if k == side) for side in (0, 1)]
     chain = tuple(sorted(colour))
     for cells in groups:
-        clash = next(
-            ((a, b) for a, b in combinations(cells, 2) if b in g.peers[a]), None
-        )
+        clash = next(((a, b) for a, b in combinations(cells, 2) if b in g.peers[a]), None)
         if clash is not None:
             removes = g.removals(cells, [value])
             text = (

@@ -102,7 +102,9 @@ def prove(
         ValueError: ``solver`` is not one of :data:`PROOF_SOLVERS`.
     """
     if solver not in PROOF_SOLVERS:
-        raise ValueError(f"unknown proof solver {solver!r}; choose one of {', '.join(PROOF_SOLVERS)}")
+        raise ValueError(
+            f"unknown proof solver {solver!r}; choose one of {', '.join(PROOF_SOLVERS)}"
+        )
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     cnf = to_cnf(puzzle, PROOF_ENCODING)
