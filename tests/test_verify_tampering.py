@@ -98,22 +98,36 @@ def _open_cells(text: str) -> list[tuple[int, int]]:
     return [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
 
 
-def test_a_given_changed_in_the_puzzle(unique: Path) -> None:
-    def change(record: dict[str, Any]) -> None:
-        # r1cX, the first blank of row 1, becomes a given other than its solution value
-        # and other than any value in its row, column or box (so it reads, and has no solution)
-        lines = record["puzzle"].splitlines()
-        rows = lines[2:]
-        column = rows[0].index(".")
-        box = [
-            rows[r][c] for r in range(3) for c in range(3 * (column // 3), 3 * (column // 3) + 3)
-        ]
-        seen = set(rows[0]) | {row[column] for row in rows} | set(box)
-        value = next(str(v) for v in range(1, 10) if str(v) not in seen)
-        rows[0] = rows[0][:column] + value + rows[0][column + 1 :]
-        record["puzzle"] = "\n".join([*lines[:2], *rows]) + "\n"
+def _set_first_blank(record: dict[str, Any], value: str) -> None:
+    """Write ``value`` into the first blank of row 1 of the puzzle's grid."""
+    lines = record["puzzle"].splitlines()
+    row = lines[2]
+    column = row.index(".")
+    lines[2] = row[:column] + value + row[column + 1 :]
+    record["puzzle"] = "\n".join(lines) + "\n"
 
-    _edit(unique, change)
+
+def test_a_given_changed_in_the_puzzle(unique: Path) -> None:
+    # the first blank of row 1 gets a value that no given in its row, column or box has, and
+    # that is not its solution value: the puzzle still reads, and the stated solution breaks it
+    record = json.loads(unique.read_text())
+    rows = record["puzzle"].splitlines()[2:]
+    column = rows[0].index(".")
+    solution = record["solutions"][0][column]
+    box = {rows[r][c] for r in range(3) for c in range(column // 3 * 3, column // 3 * 3 + 3)}
+    seen = set(rows[0]) | {row[column] for row in rows} | box | {str(solution)}
+    value = next(str(v) for v in range(1, 10) if str(v) not in seen)
+    _edit(unique, lambda r: _set_first_blank(r, value))
+    _rejected(unique, "solution 1 breaks the rules", "but the given is")
+
+
+def test_a_given_added_to_the_puzzle(unique: Path) -> None:
+    # the first blank of row 1 gets its solution value: the solution still holds,
+    # but the re-encoded CNF is no longer the one the proof refutes
+    record = json.loads(unique.read_text())
+    column = record["puzzle"].splitlines()[2].index(".")
+    value = str(record["solutions"][0][column])
+    _edit(unique, lambda r: _set_first_blank(r, value))
     _rejected(unique, "cnf_sha256 is not the hash of the puzzle's re-encoded CNF")
 
 
@@ -122,7 +136,7 @@ def test_a_clause_dropped_from_the_cnf(unique: Path) -> None:
     lines = cnf.read_text().splitlines()
     clause = next(i for i, line in enumerate(lines) if line.endswith(" 0"))
     cnf.write_text("\n".join(lines[:clause] + lines[clause + 1 :]) + "\n")
-    _rejected(unique, "is not the re-encoded CNF")
+    _rejected(unique, "cert.cnf differs from cnf_sha256")
     # with the recorded hash updated to the edited file, the re-encoding still disagrees
     _edit(unique, lambda r: r.update(cnf_sha256=sha256(cnf.read_text())))
     _rejected(unique, "cnf_sha256 is not the hash of the puzzle's re-encoded CNF")
@@ -182,5 +196,8 @@ def test_a_clash_that_is_not_one(tmp_path: Path) -> None:
 
 
 def test_a_clash_stated_for_a_puzzle_with_a_solution(unique: Path) -> None:
-    _edit(unique, lambda r: r.update(clash={"rule": "row", "cells": ["r1c1"], "message": "x"}))
-    _rejected(unique, "a clash proves none, but the status is unique", "is not one")
+    clash = {"rule": "row", "cells": ["r1c2"], "message": "made up"}
+    _edit(unique, lambda r: r.update(clash=clash))
+    _rejected(unique, "a clash proves none, but the status is unique")
+    _edit(unique, lambda r: r.update(status="none", solutions=[]))
+    _rejected(unique, "the clash at r1c2 is not one")

@@ -135,10 +135,11 @@ def verify(path: Path) -> Report:
     seconds = 0.0
     if record["encoding"] not in ENCODINGS:
         failures.append(f"unknown encoding {record['encoding']!r}")
+    if failures:  # the files say nothing more once the statement itself is wrong
         return Report(path, status, tuple(failures), seconds)
     cnf = to_cnf(puzzle, record["encoding"])
     blocking = None
-    if status == "unique" and not failures:
+    if status == "unique":
         blocking = cnf.blocking_clause(tuple(record["solutions"][0]))
     failures += _file_failures(path, record, "cnf", dimacs_text(cnf, blocking))
     if record["clash"] is not None:
@@ -183,21 +184,21 @@ def _statement_failures(puzzle: Puzzle, record: dict[str, Any]) -> Iterator[str]
 
 
 def _file_failures(path: Path, record: dict[str, Any], key: str, expected: str) -> list[str]:
-    """Compare the re-built text's hash with the recorded one and with the file's."""
+    """Compare the re-built text's hash with the recorded one, and the file's with the recorded."""
     failures = []
-    digest = certificate.sha256(expected)
-    if record[f"{key}_sha256"] != digest:
-        failures.append(
-            f"{key}_sha256 is not the hash of the puzzle's re-encoded CNF "
-            f"({digest[:12]}...): the puzzle, its solution or the CNF was changed"
-        )
-    name = record[key]
+    digest, recorded, name = certificate.sha256(expected), record[f"{key}_sha256"], record[key]
     try:
-        written = (path.parent / str(name)).read_text("utf-8")
-    except OSError:
-        return [*failures, f"the {key} file {name} cannot be read"]
-    if certificate.sha256(written) != digest:
-        failures.append(f"{name} is not the re-encoded CNF (a clause dropped or changed?)")
+        written = certificate.sha256((path.parent / str(name)).read_text("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        failures.append(f"the {key} file {name} cannot be read")
+    else:
+        if written != recorded:
+            failures.append(f"{name} differs from {key}_sha256 (a clause dropped or changed?)")
+    if recorded != digest:
+        failures.append(
+            f"{key}_sha256 is not the hash of the puzzle's re-encoded CNF ({digest[:12]}...): "
+            "the puzzle, its stated solution or the CNF was changed"
+        )
     return failures
 
 
