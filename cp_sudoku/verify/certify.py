@@ -13,7 +13,7 @@ from pathlib import Path
 from cp_sudoku.encodings.cnf import to_cnf
 from cp_sudoku.model import Puzzle, cell_name, clashes
 from cp_sudoku.variant_formats import parse_variant, variant_text
-from cp_sudoku.verify import certificate
+from cp_sudoku.verify.certificate import update, write_files
 from cp_sudoku.verify.check import CHECKER, checker_version, verify
 from cp_sudoku.verify.explain import Explanation, explain
 from cp_sudoku.verify.proof import (
@@ -106,13 +106,11 @@ def certify(
         },
         "explanation": None if explanation is None else explanation.record(),
     }
-    path = certificate.write_files(
-        directory, name, record, dimacs_text(run.cnf, run.blocking), proof_text
-    )
+    path = write_files(directory, name, record, dimacs_text(run.cnf, run.blocking), proof_text)
     start = time.perf_counter()
     report = verify(path)
     verify_seconds = time.perf_counter() - start
-    certificate.update(path, checked=report.holds, check_seconds=round(report.check_seconds, 6))
+    update(path, checked=report.holds, check_seconds=round(report.check_seconds, 6))
     return Certified(
         status=run.status,
         path=path,

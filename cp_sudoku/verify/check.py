@@ -32,7 +32,7 @@ from typing import Any
 from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
 from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, UsageError, cell_name, violations
 from cp_sudoku.variant_formats import parse_variant
-from cp_sudoku.verify import certificate
+from cp_sudoku.verify.certificate import read, sha256
 from cp_sudoku.verify.proof import dimacs_text, refuted_formula
 
 CHECKER = "dratify"
@@ -125,7 +125,7 @@ def verify(path: Path) -> Report:
             a key missing); a certificate that reads but does not hold is a
             :class:`Report` with failures, never an exception.
     """
-    record = certificate.read(path)
+    record = read(path)
     status = str(record["status"])
     try:
         puzzle = parse_variant(str(record["puzzle"]), source="puzzle")
@@ -186,9 +186,9 @@ def _statement_failures(puzzle: Puzzle, record: dict[str, Any]) -> Iterator[str]
 def _file_failures(path: Path, record: dict[str, Any], key: str, expected: str) -> list[str]:
     """Compare the re-built text's hash with the recorded one, and the file's with the recorded."""
     failures = []
-    digest, recorded, name = certificate.sha256(expected), record[f"{key}_sha256"], record[key]
+    digest, recorded, name = sha256(expected), record[f"{key}_sha256"], record[key]
     try:
-        written = certificate.sha256((path.parent / str(name)).read_text("utf-8"))
+        written = sha256((path.parent / str(name)).read_text("utf-8"))
     except (OSError, UnicodeDecodeError):
         failures.append(f"the {key} file {name} cannot be read")
     else:
@@ -213,7 +213,7 @@ def _proof_text(path: Path, record: dict[str, Any], failures: list[str]) -> str 
     except (OSError, UnicodeDecodeError):
         failures.append(f"the proof file {name} cannot be read")
         return None
-    if certificate.sha256(text) != record["proof_sha256"]:
+    if sha256(text) != record["proof_sha256"]:
         failures.append(f"{name} differs from proof_sha256 (the proof was changed)")
     return text
 
