@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from verify_grids import checker_solutions
 
+from cp_sudoku.datasets import data_dir
 from cp_sudoku.formats import read_file
 from cp_sudoku.model import is_solution
 from cp_sudoku.puzzles import sudoku
@@ -165,3 +166,26 @@ def _rest_of_4x4() -> list[tuple[int, int, int]]:
 
 def _line_of(grid: list[int]) -> str:
     return "".join(str(v) if v else "." for v in grid)
+
+
+@pytest.mark.parametrize("name", ["forum-hardest-1106.txt", "magictour-top1465.txt"])
+def test_hard_puzzles_from_the_data_prove_and_verify(name: str, tmp_path: Path) -> None:
+    path = data_dir() / "sudoku" / name
+    if not path.exists():
+        pytest.skip(f"data absent: {path}")
+    for entry in list(read_file(path))[:5]:
+        assert entry.puzzle is not None
+        done = certify(entry.puzzle, tmp_path, f"p{entry.line}")
+        assert done.status == "unique" and not done.failures and done.proof_lines
+        assert done.path is not None and verify(done.path).holds
+
+
+@pytest.mark.slow
+def test_every_forum_hardest_puzzle_proves_and_verifies(tmp_path: Path) -> None:
+    path = data_dir() / "sudoku" / "forum-hardest-1106.txt"
+    if not path.exists():
+        pytest.skip(f"data absent: {path}")
+    for entry in read_file(path):
+        assert entry.puzzle is not None
+        done = certify(entry.puzzle, tmp_path, "p")
+        assert done.status == "unique" and not done.failures
