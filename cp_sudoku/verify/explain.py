@@ -231,10 +231,6 @@ def _removing(removes: Sequence[tuple[Cell, int]]) -> str:
     return "removes " + ", ".join(f"{v} from {cell_name(c)}" for c, v in removes)
 
 
-def _role(unit: Unit) -> str:
-    return unit.role or unit.name.split(" ")[0]
-
-
 # ------------------------------------------------------------------------- techniques
 
 
@@ -331,7 +327,7 @@ def _locked_candidates(g: _Grid) -> Step | None:
                 rest = [c for c in other.cells if c not in g.unit_sets[base.name]]
                 removes = g.removals(rest, [value])
                 if removes:
-                    kind = "pointing" if _role(base) in ("box", "region") else "claiming"
+                    kind = "pointing" if base.role in ("box", "region") else "claiming"
                     text = (
                         f"in {base.name}, {value} lies only in {_names(places)}, all in "
                         f"{other.name}; {_removing(removes)}"
@@ -392,8 +388,8 @@ def _hidden_subset(size: int) -> Callable[[_Grid], Step | None]:
 def _fish(size: int, name: str) -> Callable[[_Grid], Step | None]:
     def find(g: _Grid) -> Step | None:
         for base_role, cover_role, axis in (("row", "column", 1), ("column", "row", 0)):
-            bases = [u for u in g.full if _role(u) == base_role]
-            covers = {u.cells[0][axis]: u for u in g.full if _role(u) == cover_role}
+            bases = [u for u in g.full if u.role == base_role]
+            covers = {u.cells[0][axis]: u for u in g.full if u.role == cover_role}
             if len(bases) < size or not covers:
                 continue
             for value in g.values:
