@@ -4,7 +4,7 @@ For each case the set of the CNF's models (enumerated with blocking clauses
 on the cell variables, each model required to give every cell exactly one
 value) must equal the set of grids the rule checker accepts (brute force,
 ``verify_grids.checker_solutions``).  Cases: all 288 4x4 grids; 4x4 puzzles
-with givens (every full grid, random subsets, puzzles with no solution);
+with givens (every full grid, 100 random subsets, puzzles with no solution);
 6x6 with 2x3 and 3x2 boxes (a sample); KenKen 4x4 with every operation;
 Killer 4x4; Kakuro runs of 2 to 4 cells with every reachable sum, and 2x2
 blocks of crossing runs; every relation, Skyscraper clues, and sparse units
@@ -74,7 +74,7 @@ def test_every_full_4x4_grid_is_its_own_only_model() -> None:
 def test_4x4_puzzles_with_givens() -> None:
     rng = random.Random(10)
     counts = set()
-    for _ in range(150):
+    for _ in range(100):
         grid = rng.choice(GRIDS_4X4)
         kept = rng.sample(range(16), rng.randint(1, 8))
         values = [grid[i] if i in kept else 0 for i in range(16)]
@@ -253,12 +253,12 @@ def test_sparse_units_with_empty_cells_and_clues() -> None:
         lines = [tuple((i, c) for c in range(n)) for i in range(n)]
         lines += [tuple((r, i) for r in range(n)) for i in range(n)]
         sparse = tuple(SparseUnit(f"line {k + 1}", line, top) for k, line in enumerate(lines))
-        for trial in range(6):
+        for trial in range(6 if n == 3 else 3):
             visible = tuple(
                 Visibility(line, rng.randint(1, top), side)
                 for line, side in rng.sample(_lines(n), 2)
             )
-            givens = {cell: rng.randint(0, top) for cell in rng.sample(cells, trial % 3)}
+            givens = {cell: rng.randint(0, top) for cell in rng.sample(cells, trial % 3 + n - 3)}
             puzzle = Puzzle(n, n, cells, top, givens=givens, clues=(*sparse, *visible), min_value=0)
             agree(puzzle)
 
