@@ -19,8 +19,9 @@ tuples                  Skyscraper clues of up to six cells
 locked candidates       a value confined, in a full unit, to its overlap with
                         another unit is removed from the rest of that unit
                         (*pointing* from a box, *claiming* from a row/column)
-naked pair/triple/quad  k cells of a unit holding only k values between them:
-                        those values leave the unit's other cells
+naked pair/triple/quad  k cells of a unit (or a cage whose values differ)
+                        holding only k values between them: those values leave
+                        the group's other cells
 hidden pair/triple/quad k values of a full unit with only k places: those cells
                         lose their other candidates
 X-Wing, Swordfish       a value confined in k rows to k columns leaves those
@@ -179,6 +180,10 @@ class _Grid:
         self.units = puzzle.units
         self.full = tuple(u for u in puzzle.units if len(u.cells) == len(self.values))
         self.unit_sets = {u.name: frozenset(u.cells) for u in puzzle.units}
+        #: every group of cells whose values differ: units, and cages with distinct values
+        self.groups = [(u.name, u.cells) for u in puzzle.units] + [
+            (cage.describe(), cage.cells) for cage in puzzle.cages if cage.distinct
+        ]
         self.peers = puzzle.peers
         self.rules = [
             c
@@ -339,8 +344,8 @@ def _locked_candidates(g: _Grid) -> Step | None:
 
 def _naked_subset(size: int) -> Callable[[_Grid], Step | None]:
     def find(g: _Grid) -> Step | None:
-        for unit in g.units:
-            open_cells = [c for c in unit.cells if c not in g.placed]
+        for where, cells in g.groups:
+            open_cells = [c for c in cells if c not in g.placed]
             small = [c for c in open_cells if 2 <= len(g.cands[c]) <= size]
             for group in combinations(small, size):
                 values = set().union(*(g.cands[c] for c in group))
@@ -351,8 +356,7 @@ def _naked_subset(size: int) -> Callable[[_Grid], Step | None]:
                     name = f"naked {_SUBSET_NAMES[size]}"
                     shown = ",".join(map(str, sorted(values)))
                     text = (
-                        f"in {unit.name}, {_names(group)} hold only {{{shown}}}; "
-                        f"{_removing(removes)}"
+                        f"in {where}, {_names(group)} hold only {{{shown}}}; {_removing(removes)}"
                     )
                     return Step(name, group, tuple(sorted(values)), (), removes, text)
         return None
