@@ -152,14 +152,13 @@ def create_app(settings: Settings) -> FastAPI:
         path: ((files("cp_sudoku.service") / "static" / name).read_bytes(), media)
         for path, (name, media) in PAGE_FILES.items()
     }
-    state: dict[str, Any] = {}
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db)
         runner = Runner(store, settings.workers, limits.queue)
         runner.start()
-        state.update(store=store, runner=runner)
+        app.state.store, app.state.runner = store, runner
         try:
             yield
         finally:
@@ -175,10 +174,10 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(BodyLimit, body=limits.body_bytes, upload=limits.upload_bytes)
 
     def runner() -> Runner:
-        return state["runner"]  # type: ignore[no-any-return]
+        return app.state.runner  # type: ignore[no-any-return]
 
     def store() -> Store:
-        return state["store"]  # type: ignore[no-any-return]
+        return app.state.store  # type: ignore[no-any-return]
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
