@@ -31,6 +31,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -183,6 +184,11 @@ def create_app(settings: Settings) -> FastAPI:
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         return _error(422, _validation_message(error))
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        # FastAPI's own refusals (a body it cannot decode: 400; an unknown path: 404)
+        return _error(error.status_code, str(error.detail))
+
     @app.exception_handler(solving.InputError)
     async def bad_input(_request: Request, error: solving.InputError) -> JSONResponse:
         fields = solving.error_fields(error)
@@ -198,7 +204,7 @@ def create_app(settings: Settings) -> FastAPI:
         return _error(error.status, error.message)
 
     @app.exception_handler(Busy)
-    async def busy(_request: Request, _error: Busy) -> JSONResponse:
+    async def busy(_request: Request, _busy: Busy) -> JSONResponse:
         return _error(503, "every worker is busy and the queue is full; retry shortly")
 
     def options(request: PuzzleRequest, default_limit: int) -> solving.Options:
