@@ -85,6 +85,7 @@ class Runner:
         self._wake = asyncio.Event()
         self._cancelled: set[str] = set()
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -102,13 +103,24 @@ class Runner:
         self._task = asyncio.get_running_loop().create_task(self._jobs())
 
     async def close(self) -> None:
-        """Stop the job loop (a running job stays ``running`` and resumes at the next start)
-        and the pool."""
+        """Stop the job loop and the workers now, without waiting for the puzzles they hold.
+
+        A running job stays ``running`` in the store and resumes after its
+        stored results at the next start; requests in flight get 503.
+        """
+        self._closing = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        # the executor's own shutdown waits for the work in hand (up to a chunk of time
+        # limits); its worker processes are stopped here instead
+        workers = list(getattr(self._pool, "_processes", {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            process.join(5)
 
     # --- Single requests -------------------------------------------------------------------
 
@@ -131,14 +143,16 @@ class Runner:
         return answer
 
     async def _submit(self, function: Callable[..., Any], *args: Any) -> Any:
+        pool = self._pool
         try:
-            future: Future[Any] = self._pool.submit(function, *args)
+            future: Future[Any] = pool.submit(function, *args)
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
-            # a worker died (killed, out of memory): a fresh pool for the next call
-            log.error("a worker process died; starting a new pool")
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._new_pool()
+            if not self._closing and self._pool is pool:
+                # a worker died (killed, out of memory): a fresh pool for the next call
+                log.error("a worker process died; starting a new pool")
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool()
             raise Busy from None
 
     # --- Jobs ------------------------------------------------------------------------------
@@ -176,36 +190,60 @@ class Runner:
         if job is None or not self.store.set_state(job_id, "running"):
             return
         options = solving.Options(**_options(job.options))
-        loop = asyncio.get_running_loop()
         chunks = _Chunks(self.store.input_text(job_id), options, job.done, self.chunk)
+        in_flight: deque[asyncio.Future[Any]] = deque()
         with ThreadPoolExecutor(1, thread_name_prefix="cp-sudoku-read") as reader:
-            done, clock = job.done, time.perf_counter()
-            in_flight: deque[asyncio.Future[Any]] = deque()
-            more = True
-            while job_id not in self._cancelled:
-                while more and len(in_flight) < 2 * self.workers:
-                    batch = await loop.run_in_executor(reader, next, chunks, None)
-                    if batch is None:
-                        more = False
-                        break
-                    work = self._submit(solving.check_chunk, batch, options)
-                    in_flight.append(asyncio.ensure_future(work))
-                if not in_flight:
-                    break
-                lines = await in_flight.popleft()
-                if job_id in self._cancelled:
-                    break
-                now = time.perf_counter()
-                self.store.add_results(job_id, done, lines, now - clock)
-                done, clock = done + len(lines), now
-            for pending in in_flight:
-                pending.cancel()
+            try:
+                done = await self._solve(job_id, options, chunks, reader, in_flight, job.done)
+            finally:
+                for pending in in_flight:  # cancelled, or solved and dropped unstored
+                    pending.cancel()
+                    pending.add_done_callback(_ignore)
         if job_id in self._cancelled:
             self._cancelled.discard(job_id)
         elif chunks.failure is not None:
             self.store.set_state(job_id, "failed", chunks.failure)
         else:
             self.store.finish(job_id, done)
+
+    async def _solve(
+        self,
+        job_id: str,
+        options: solving.Options,
+        chunks: _Chunks,
+        reader: ThreadPoolExecutor,
+        in_flight: deque[asyncio.Future[Any]],
+        done: int,
+    ) -> int:
+        """Keep ``2 * workers`` chunks in the pool and store each in input order as it
+        returns, until the input ends or the job is cancelled; the puzzles done."""
+        loop = asyncio.get_running_loop()
+        clock = time.perf_counter()
+        more = True
+        while job_id not in self._cancelled:
+            while more and len(in_flight) < 2 * self.workers:
+                batch = await loop.run_in_executor(reader, next, chunks, None)
+                if batch is None:
+                    more = False
+                    break
+                work = self._submit(solving.check_chunk, batch, options)
+                in_flight.append(asyncio.ensure_future(work))
+            if not in_flight:
+                break
+            lines = await in_flight[0]
+            in_flight.popleft()
+            if job_id in self._cancelled:
+                break
+            now = time.perf_counter()
+            self.store.add_results(job_id, done, lines, now - clock)
+            done, clock = done + len(lines), now
+        return done
+
+
+def _ignore(future: asyncio.Future[Any]) -> None:
+    """Retrieve a dropped future's outcome, so that asyncio does not log it as lost."""
+    if not future.cancelled():
+        future.exception()
 
 
 class _Chunks:
