@@ -177,7 +177,7 @@ def entries_frame(entries: Iterable[Entry], set_name: str | None = None) -> pd.D
             "set": set_name or entry.source,
             "puzzle": entry.label,
             "n": entry.puzzle.max_value if entry.puzzle else None,
-            "cells": entry.puzzle.size if entry.puzzle else None,
+            "cells": len(entry.puzzle.cells) if entry.puzzle else None,
             "givens": len(entry.puzzle.givens) if entry.puzzle else None,
             "text": entry.text,
             "error": str(entry.error) if entry.error else None,
@@ -256,7 +256,7 @@ def run_records(
                 {
                     **where,
                     "n": puzzle.max_value,
-                    "cells": puzzle.size,
+                    "cells": len(puzzle.cells),
                     "givens": len(puzzle.givens),
                     "backend": name,
                     "status": result.status,
@@ -449,7 +449,7 @@ def deduction_records(
                     "status": outcome.status,
                     "solved": outcome.status == "solved",
                     "decided": outcome.decided,
-                    "cells": puzzle.size,
+                    "cells": len(puzzle.cells),
                 }
             )
     return records

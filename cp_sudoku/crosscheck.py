@@ -1,14 +1,25 @@
-"""Run several back ends on one puzzle, re-check every grid, and agree on a verdict."""
+"""Run several back ends on one puzzle, re-check every grid, and agree on a verdict.
+
+Thread safety: back ends named by string are built once per thread and
+reused by that thread only, so calling :func:`crosscheck`, :func:`count` or
+:func:`solutions` from several threads is safe.  A built back end passed in
+is shared as given: its :meth:`~cp_sudoku.backends.base.Backend.solve` takes
+a lock, so threads sharing it take turns.
+"""
 
 from __future__ import annotations
 
 import atexit
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, Result, Status, get_backend
-from cp_sudoku.model import Grid, Puzzle, violations
+from cp_sudoku.backends.base import check_limits
+from cp_sudoku.model import Grid, Puzzle, UsageError, clashes, violations
+
+#: Status of a back end that declined a puzzle it cannot compile.
+DECLINED = "declined"
 
 
 @dataclass(frozen=True)
@@ -22,7 +33,9 @@ class Verdict:
     - ``solution``: the grid (``Puzzle.cells`` order, row-major) when the
       status is ``unique``, else None.
     - ``solutions``: every distinct checked grid any back end found.
-    - ``results``: back-end name -> its :class:`Result`.
+    - ``results``: back-end name -> its :class:`Result` (declined ones too).
+    - ``reason``: for ``none``, the clues that clash (cells and rule), when
+      the contradiction is visible without search; else None.
     """
 
     status: Status
@@ -30,16 +43,64 @@ class Verdict:
     solutions: tuple[Grid, ...]
     results: dict[str, Result]
     disagreements: tuple[str, ...]
+    reason: str | None = None
 
     @property
     def agree(self) -> bool:
         """No back end contradicted another and every grid passed the checker."""
         return not self.disagreements
 
+    @property
+    def declined(self) -> tuple[str, ...]:
+        """The back ends that declined the puzzle (unsupported constraint types)."""
+        return tuple(name for name, r in self.results.items() if r.stopped == DECLINED)
+
+
+_OWNED = threading.local()
+
+
+def _owned(name: str) -> Backend:
+    """A back end named by a string: built once per thread, then reused by that thread."""
+    built: dict[str, Backend] = _OWNED.__dict__.setdefault("backends", {})
+    if name not in built:
+        built[name] = get_backend(name)
+        atexit.register(built[name].close)
+    return built[name]
+
+
+def resolve(backends: Iterable[str | Backend] | str | Backend) -> list[Backend]:
+    """Back ends from names or built ones (a single name or back end is accepted).
+
+    Raises:
+        UsageError: no back end, an unknown name, or an item that is neither.
+    """
+    if isinstance(backends, str | Backend):
+        backends = [backends]
+    built = []
+    for item in backends:
+        if isinstance(item, str):
+            built.append(_owned(item))
+        elif isinstance(item, Backend):
+            built.append(item)
+        else:
+            raise UsageError(f"a back end is a name or a built Backend, got {item!r}")
+    if not built:
+        raise UsageError("no back end to run: name at least one")
+    return built
+
+
+def _puzzle(puzzle: object) -> Puzzle:
+    if not isinstance(puzzle, Puzzle):
+        raise UsageError(
+            f"expected a Puzzle (read one with cp_sudoku.parse_line or read_file), "
+            f"got {type(puzzle).__name__}"
+        )
+    return puzzle
+
 
 def crosscheck(
     puzzle: Puzzle,
-    backends: Iterable[str | Backend] = DEFAULT_BACKENDS,
+    backends: Iterable[str | Backend] | str | Backend = DEFAULT_BACKENDS,
     *,
     limit: int = 2,
     time_limit: float | None = None,
@@ -48,40 +109,24 @@ def crosscheck(
 
     Args:
         backends: names from :func:`cp_sudoku.backends.available` or built
-            back ends; by default ``cpsat``, ``sat`` and ``backtrack``.
+            back ends (one or several); by default ``cpsat``, ``sat`` and
+            ``backtrack``.
         limit: solutions each back end looks for (>= 1; 2 proves uniqueness).
-        time_limit: seconds per back end, or None for no limit.
+        time_limit: seconds per back end, or None (``inf``: None).
 
-    A back end named by a string is built once per process and reused.
     Every returned grid is re-verified with :func:`cp_sudoku.model.violations`.
     A back end whose status is ``unknown`` proves nothing, but the grids it
-    found still count and are still checked.
+    found still count and are still checked; one that declined is ignored.
 
     Raises:
-        ValueError: ``limit < 1``, ``time_limit <= 0``, no back end, or an
-            unknown back-end name.
+        UsageError: not a puzzle, ``limit < 1``, a time limit that is NaN,
+            zero or negative, no back end, or an unknown back-end name.
     """
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
-    built = [_named(b) if isinstance(b, str) else b for b in backends]
-    if not built:
-        raise ValueError("no back end to run: name at least one")
+    puzzle = _puzzle(puzzle)
+    time_limit = check_limits(limit, time_limit)
+    built = resolve(backends)
     results = {b.name: b.solve(puzzle, limit=limit, time_limit=time_limit) for b in built}
     return judge(puzzle, results)
-
-
-@cache
-def _named(name: str) -> Backend:
-    """A back end named by a string: built once per process, then reused, so the
-    ``sat`` and ``cpsat`` back ends keep their compiled shapes between puzzles.
-    One that holds native memory is closed when the interpreter exits."""
-    backend = get_backend(name)
-    close = getattr(backend, "close", None)
-    if close is not None:
-        atexit.register(close)
-    return backend
 
 
 def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:
@@ -115,10 +160,105 @@ def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:
         solutions=grids,
         results=results,
         disagreements=tuple(problems),
+        reason=clash_reason(puzzle) if status == "none" else None,
     )
+
+
+def clash_reason(puzzle: Puzzle) -> str | None:
+    """The clashing clues of ``puzzle`` in words (``; ``-separated), or None."""
+    found = clashes(puzzle)
+    return "; ".join(clash.message for clash in found) if found else None
 
 
 def _agreed(proven: dict[str, Status], found: int) -> Status:
     if proven:
         return next(iter(proven.values()))
     return "multiple" if found >= 2 else "unknown"
+
+
+@dataclass(frozen=True)
+class Count:
+    """A solution count agreed by several back ends.
+
+    - ``value``: distinct solutions, at most the limit;
+    - ``exact``: ``value`` is the exact number (some back end exhausted its
+      search below the limit, and no back end contradicts it);
+    - ``proved_by``: the back ends whose search proved it exact;
+    - ``figures``: back-end name -> its own count (and whether exact);
+    - ``disagreement``: set when two back ends proved different exact
+      counts, or a grid failed the checker; the count is then not to be
+      trusted (``exact`` False).
+    """
+
+    value: int
+    exact: bool
+    proved_by: tuple[str, ...]
+    figures: dict[str, tuple[int, bool]]
+    results: dict[str, Result]
+    disagreement: str | None = None
+
+
+def count(
+    puzzle: Puzzle,
+    backends: Iterable[str | Backend] | str | Backend = DEFAULT_BACKENDS,
+    *,
+    limit: int = 1000,
+    time_limit: float | None = None,
+    keep: int = 2,
+) -> Count:
+    """Count the solutions of ``puzzle`` up to ``limit`` with each back end.
+
+    Each back end keeps only ``keep`` grids (re-checked by the checker) and
+    counts the rest, so memory does not grow with the limit.
+
+    Raises:
+        UsageError: as :func:`crosscheck`.
+    """
+    puzzle = _puzzle(puzzle)
+    time_limit = check_limits(limit, time_limit)
+    results = {
+        b.name: b.solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+        for b in resolve(backends)
+    }
+    figures = {name: (r.count, r.complete) for name, r in results.items() if r.stopped != DECLINED}
+    bad = [
+        f"{name} returned a grid that is not a solution: {violations(puzzle, g)[0]}"
+        for name, r in results.items()
+        for g in r.solutions
+        if violations(puzzle, g)
+    ]
+    exact = {name: value for name, (value, done) in figures.items() if done}
+    if len(set(exact.values())) > 1:
+        said = ", ".join(f"{name}: {value}" for name, value in exact.items())
+        bad.append(f"back ends disagree on the exact count ({said})")
+    if bad:
+        return Count(0, False, (), figures, results, "; ".join(bad))
+    if exact:
+        value = next(iter(exact.values()))
+        return Count(value, True, tuple(exact), figures, results)
+    value = max((value for value, _ in figures.values()), default=0)
+    return Count(min(value, limit), False, (), figures, results)
+
+
+def solutions(
+    puzzle: Puzzle,
+    backend: str | Backend = "sat",
+    *,
+    limit: int = 1000,
+    time_limit: float | None = None,
+) -> Iterator[Grid]:
+    """The distinct grids of ``puzzle`` found by one back end, at most ``limit``,
+    each re-checked by the checker.
+
+    Raises:
+        UsageError: as :func:`crosscheck`.
+        RuntimeError: the back end returned a grid that breaks a rule (a bug).
+    """
+    puzzle = _puzzle(puzzle)
+    time_limit = check_limits(limit, time_limit)
+    (built,) = resolve(backend)
+    for grid in built.solve(puzzle, limit, time_limit).solutions:
+        broken = violations(puzzle, grid)
+        if broken:
+            raise RuntimeError(f"{built.name} returned a grid that is not a solution: {broken[0]}")
+        yield grid

@@ -911,8 +911,8 @@ def puzzle_string(puzzle: Puzzle) -> str:
 
     Reading the line back (with the puzzle's box and alphabet) gives the same puzzle.
     """
-    index = puzzle.index()
-    grid = [0] * puzzle.size
+    index = puzzle.index
+    grid = [0] * len(puzzle.cells)
     for cell, value in puzzle.givens.items():
         grid[index[cell]] = value
     alphabet = alphabet_of(puzzle)

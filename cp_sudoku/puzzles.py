@@ -37,14 +37,14 @@ def sudoku_units(n: int, box: tuple[int, int] | None) -> tuple[Unit, ...]:
     Boxes are numbered 1..n row-major; rows and columns 1..n.  Cached: every
     puzzle of a shape shares one tuple, so comparing shapes is cheap.
     """
-    units = [Unit(f"row {r + 1}", tuple((r, c) for c in range(n))) for r in range(n)]
-    units += [Unit(f"column {c + 1}", tuple((r, c) for r in range(n))) for c in range(n)]
+    units = [Unit(f"row {r + 1}", tuple((r, c) for c in range(n)), "row") for r in range(n)]
+    units += [Unit(f"column {c + 1}", tuple((r, c) for r in range(n)), "column") for c in range(n)]
     if box is not None:
         br, bc = box
         for b in range(n):
             top, left = (b // (n // bc)) * br, (b % (n // bc)) * bc
             cells = tuple((top + r, left + c) for r in range(br) for c in range(bc))
-            units.append(Unit(f"box {b + 1}", cells))
+            units.append(Unit(f"box {b + 1}", cells, "box"))
     return tuple(units)
 
 

@@ -66,7 +66,7 @@ def solve_singles(puzzle: Puzzle, *, hidden: bool = True) -> Deduction:
     Returns:
         A :class:`Deduction`; pure, the puzzle is not changed.
     """
-    index = puzzle.index()
+    index = puzzle.index
     n = puzzle.max_value
     groups = [[index[c] for c in unit.cells] for unit in puzzle.units]
     groups += [[index[c] for c in cage.cells] for cage in puzzle.cages if cage.distinct]
@@ -83,7 +83,7 @@ def solve_singles(puzzle: Puzzle, *, hidden: bool = True) -> Deduction:
     try:
         for cell, value in starts.items():
             _place(candidates, index[cell], value)
-        placed = [False] * puzzle.size
+        placed = [False] * len(puzzle.cells)
         while _eliminate(candidates, peers, placed) | (
             hidden and _hidden_singles(candidates, full_units, n)
         ):

@@ -46,8 +46,8 @@ def render(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
     Raises:
         ValueError: ``grid`` does not hold one value per cell.
     """
-    if grid is not None and len(grid) != puzzle.size:
-        raise ValueError(f"grid has {len(grid)} values, expected {puzzle.size}")
+    if grid is not None and len(grid) != len(puzzle.cells):
+        raise ValueError(f"grid has {len(grid)} values, expected {len(puzzle.cells)}")
     values = dict(puzzle.givens)
     if grid is not None:
         values.update(zip(puzzle.cells, grid, strict=True))
@@ -81,7 +81,7 @@ def _cage_groups(puzzle: Puzzle) -> tuple[dict[Cell, int], dict[Cell, str]]:
 def _unit_groups(puzzle: Puzzle, prefix: str) -> dict[Cell, int]:
     groups: dict[Cell, int] = {}
     for k, unit in enumerate(puzzle.units):
-        if unit.name.startswith(prefix):
+        if unit.role == prefix.strip():
             for cell in unit.cells:
                 groups[cell] = k
     return groups
@@ -90,7 +90,7 @@ def _unit_groups(puzzle: Puzzle, prefix: str) -> dict[Cell, int]:
 def _marks(puzzle: Puzzle) -> dict[Cell, str]:
     marks: dict[Cell, str] = {}
     for unit in puzzle.units:
-        mark = {"diagonal": "\\", "anti-diagonal": "/", "window": "#"}.get(unit.name.split()[0])
+        mark = {"diagonal": "\\", "anti-diagonal": "/", "window": "#"}.get(unit.role)
         for cell in unit.cells if mark else ():
             marks[cell] = "X" if cell in marks and mark != "#" else mark
     return marks

@@ -498,7 +498,7 @@ def variant_text(puzzle: Puzzle) -> str:
         region = {
             cell: unit.name.removeprefix("region ")
             for unit in puzzle.units
-            if unit.name.startswith("region ")
+            if unit.role == "region"
             for cell in unit.cells
         }
         lines += ["regions:", *_grid_lines(puzzle, region.__getitem__)]

@@ -269,7 +269,7 @@ def jigsaw(grid: Sequence[int], regions: Sequence[Hashable], *, name: str = "") 
                 f"region {label} (from {cell_name(cells[0])}) has {len(cells)} cells, expected {n}"
             )
     units = sudoku_units(n, None) + tuple(
-        Unit(f"region {label}", tuple(cells)) for label, cells in members.items()
+        Unit(f"region {label}", tuple(cells), "region") for label, cells in members.items()
     )
     return Puzzle(
         rows=n,
@@ -292,10 +292,15 @@ def x_sudoku(grid: Sequence[int], box: tuple[int, int] | None = None, *, name: s
     base = sudoku(grid, box, name=name)
     n = base.max_value
     diagonals = (
-        Unit("diagonal r1c1-" + cell_name((n - 1, n - 1)), tuple((i, i) for i in range(n))),
+        Unit(
+            "diagonal r1c1-" + cell_name((n - 1, n - 1)),
+            tuple((i, i) for i in range(n)),
+            "diagonal",
+        ),
         Unit(
             f"anti-diagonal r1c{n}-" + cell_name((n - 1, 0)),
             tuple((i, n - 1 - i) for i in range(n)),
+            "anti-diagonal",
         ),
     )
     return _extend(base, kind="x-sudoku", units=diagonals)
@@ -321,6 +326,7 @@ def windoku(grid: Sequence[int], box: tuple[int, int] | None = None, *, name: st
         Unit(
             f"window {number}",
             tuple((top + r, left + c) for r in range(b) for c in range(b)),
+            "window",
         )
         for number, (top, left) in enumerate(((t, s) for t in starts for s in starts), start=1)
     )

@@ -8,7 +8,6 @@ import pytest
 from conftest import check_all, grid_of, lines
 
 from cp_sudoku.backends import available, get_backend
-from cp_sudoku.backends.backtrack import BacktrackBackend
 from cp_sudoku.formats import parse_line
 from cp_sudoku.model import is_solution
 from cp_sudoku.puzzles import sudoku
@@ -27,7 +26,7 @@ FULL = "534678912672195348198342567859761423426853791713924856961537284287419635
     [(TUTORIAL_4X4, 13, 2), (TUTORIAL_9X9, 4208, None), (TUTORIAL_200, 200, None)],
 )
 def test_plain_matches_the_tutorial(text: str, tries: int, backtracks: int | None) -> None:
-    result = BacktrackBackend(strategy="plain").solve(parse_line(text))
+    result = get_backend("backtrack-plain").solve(parse_line(text))
     assert result.status == "unique"
     assert result.stats["first_tries"] == tries
     if backtracks is not None:
@@ -41,13 +40,13 @@ def test_tutorial_4x4_solution() -> None:
 
 
 def test_plain_with_a_tries_cap_says_unknown_not_none() -> None:
-    result = BacktrackBackend(strategy="plain", max_tries=10_000).solve(parse_line(ANTI_BACKTRACK))
+    result = get_backend("backtrack-plain", max_tries=10_000).solve(parse_line(ANTI_BACKTRACK))
     assert result.status == "unknown"
     assert result.stats["tries"] == 10_001
 
 
 def test_plain_time_limit_says_unknown() -> None:
-    result = BacktrackBackend(strategy="plain").solve(parse_line(ANTI_BACKTRACK), time_limit=0.05)
+    result = get_backend("backtrack-plain").solve(parse_line(ANTI_BACKTRACK), time_limit=0.05)
     assert result.status == "unknown"
 
 

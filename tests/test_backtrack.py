@@ -12,7 +12,8 @@ from conftest import check_all, grid_of, lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cp_sudoku.backends.backtrack import BacktrackBackend, _compiled, _Mrv
+from cp_sudoku.backends import Backend, get_backend
+from cp_sudoku.backends.backtrack import BacktrackBackend, MrvSearch
 from cp_sudoku.formats import parse_line
 from cp_sudoku.model import Cage, Cell, Puzzle, Unit, cells_of, is_solution
 from cp_sudoku.puzzles import generated_sudoku, solved_grid, sudoku, sudoku_units
@@ -69,7 +70,7 @@ KENKEN_4X4 = caged(
 
 @pytest.mark.parametrize("strategy", ["mrv", "plain"])
 def test_kenken_4x4_is_unique(strategy: str) -> None:
-    result = BacktrackBackend(strategy=strategy).solve(KENKEN_4X4, limit=10)
+    result = backtracker(strategy).solve(KENKEN_4X4, limit=10)
     assert result.status == "unique"
     assert result.solutions == (grid_of("2143132442313412"),)
 
@@ -134,7 +135,7 @@ def test_caged_4x4_solution_sets_match_brute_force(puzzle: Puzzle) -> None:
     expected = {g for g in LATIN_4 if is_solution(puzzle, g)}
     assert expected  # built from a solved grid
     for strategy in ("mrv", "plain"):
-        result = BacktrackBackend(strategy=strategy).solve(puzzle, limit=1000)
+        result = backtracker(strategy).solve(puzzle, limit=1000)
         assert result.complete
         assert set(result.solutions) == expected
         assert len(result.solutions) == len(expected)
@@ -175,7 +176,7 @@ def kakuro_block() -> tuple[Puzzle, set[tuple[int, ...]]]:
 @pytest.mark.parametrize("strategy", ["mrv", "plain"])
 def test_kakuro_block_counts_every_solution(strategy: str) -> None:
     puzzle, expected = kakuro_block()
-    result = BacktrackBackend(strategy=strategy).solve(puzzle, limit=10_000)
+    result = backtracker(strategy).solve(puzzle, limit=10_000)
     assert result.complete
     assert set(result.solutions) == expected
     assert len(expected) == 744
@@ -185,7 +186,7 @@ def test_kakuro_block_counts_every_solution(strategy: str) -> None:
 @pytest.fixture
 def quick_restarts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Restart after 3 tries, so that nearly every search restarts many times."""
-    monkeypatch.setattr(_Mrv, "RESTART_TRIES", 3)
+    monkeypatch.setattr(MrvSearch, "RESTART_TRIES", 3)
 
 
 @pytest.mark.usefixtures("quick_restarts")
@@ -287,9 +288,10 @@ def test_large_grids_are_unique(data: Path, name: str) -> None:
 
 def test_structure_is_compiled_once_per_shape() -> None:
     a, b = parse_line(EASTER), parse_line(HARD1)
-    assert _compiled(a) is _compiled(b)
+    backend = BacktrackBackend()
+    assert backend.compiled(a) is backend.compiled(b)
     other = caged(4, [cage("=1", "r1c1")])
-    assert _compiled(other) is not _compiled(KENKEN_4X4)
+    assert backend.compiled(other) is not backend.compiled(KENKEN_4X4)
     assert BacktrackBackend().solve(other, limit=1000).solutions != ()
 
 
@@ -312,3 +314,8 @@ def test_mrv_on_whole_data_sets(data: Path, name: str, status: str) -> None:
         assert result.status == status, text
         assert len(set(result.solutions)) == len(result.solutions)
         assert all(is_solution(puzzle, g) for g in result.solutions), text
+
+
+def backtracker(strategy: str) -> Backend:
+    """The back end of a strategy: ``mrv`` is ``backtrack``, ``plain`` is ``backtrack-plain``."""
+    return get_backend({"mrv": "backtrack", "plain": "backtrack-plain"}[strategy])

@@ -71,5 +71,5 @@ def test_limit_must_be_positive() -> None:
 def test_no_back_end_or_a_non_positive_time_limit_is_refused() -> None:
     with pytest.raises(ValueError, match="no back end"):
         crosscheck(PUZZLE, backends=[])
-    with pytest.raises(ValueError, match="time_limit"):
+    with pytest.raises(ValueError, match="time limit"):
         crosscheck(PUZZLE, time_limit=0)

@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from cp_sudoku.formats import parse_line
-from cp_sudoku.model import Cage, Puzzle, PuzzleError, Unit, cell_name, is_solution, violations
+from cp_sudoku.model import (
+    Cage,
+    Cell,
+    Puzzle,
+    PuzzleError,
+    Unit,
+    cell_name,
+    clashes,
+    is_solution,
+    violations,
+)
 from cp_sudoku.puzzles import sudoku
 
 EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -25,11 +35,20 @@ def test_given_out_of_range() -> None:
         sudoku([5] + [0] * 15)
 
 
-def test_repeated_digit_names_digit_cells_and_unit() -> None:
+def test_repeated_digit_is_a_clash_naming_digit_cells_and_unit() -> None:
     text = ".99..5.1.85.4....2432......1...69.83.9.....6.62.71...9......1945....4.37.4.3..6.."
-    with pytest.raises(PuzzleError) as error:
-        parse_line(text)
-    assert "9 repeats at r1c2 and r1c3 in row 1" in str(error.value)
+    clash = clashes(parse_line(text))[0]
+    assert clash.message == "9 repeats at r1c2 and r1c3 in row 1"
+    assert clash.cells == ((0, 1), (0, 2)) and clash.rule == "row"
+
+
+def test_every_clash_is_named_up_to_ten() -> None:
+    grid = [0] * 81
+    grid[0] = grid[9] = 1  # r1c1, r2c1
+    grid[40] = grid[44] = 3  # r5c5, r5c9
+    messages = [clash.message for clash in clashes(sudoku(grid))]
+    assert "1 repeats at r1c1 and r2c1 in column 1" in messages
+    assert "3 repeats at r5c5 and r5c9 in row 5" in messages
 
 
 @pytest.mark.parametrize("text", [EASTER[:-1], EASTER + "."])
@@ -89,19 +108,27 @@ def test_checker_cages() -> None:
 
 
 @pytest.mark.parametrize(
-    ("cage", "message"),
+    ("cells", "op", "target", "message"),
     [
-        (Cage(((0, 0), (0, 1)), "=", 1), "'=' needs exactly one cell"),
-        (Cage(((0, 0),), "+", 1), "use '='"),
-        (Cage(((0, 0), (0, 1)), "+", 9), "out of reach"),
-        (Cage(((0, 0), (0, 1)), "*", 7), "out of reach"),
-        (Cage(((0, 0), (0, 1)), "^", 2), "operation must be one of"),
+        (((0, 0), (0, 1)), "=", 1, "'=' needs exactly one cell"),
+        (((0, 0),), "+", 1, "use '='"),
+        (((0, 0), (0, 1)), "^", 2, "operation must be one of"),
+        (((0, 0), (0, 1), (0, 2)), "-", 1, "takes exactly two cells"),
     ],
 )
-def test_bad_cages(cage: Cage, message: str) -> None:
+def test_bad_cages(cells: tuple[Cell, ...], op: str, target: int, message: str) -> None:
+    with pytest.raises(PuzzleError, match=message) as error:
+        Cage(cells, op, target)
+    assert error.value.cells == cells
+
+
+@pytest.mark.parametrize(("op", "target"), [("+", 9), ("*", 7)])
+def test_cage_targets_out_of_reach_are_clashes_not_bad_input(op: str, target: int) -> None:
     cells = ((0, 0), (0, 1))
-    with pytest.raises(PuzzleError, match=message):
-        Puzzle(rows=1, cols=2, cells=cells, max_value=4, cages=(cage,))
+    puzzle = Puzzle(rows=1, cols=2, cells=cells, max_value=4, cages=(Cage(cells, op, target),))
+    (clash,) = clashes(puzzle)
+    assert clash.rule == "cage" and clash.cells == cells
+    assert "cannot be met" in clash.message
 
 
 def test_unit_over_a_missing_cell() -> None:

@@ -9,7 +9,8 @@ import pytest
 from conftest import lines
 
 from cp_sudoku.backends import sat as sat_module
-from cp_sudoku.backends.sat import CompiledShape, SatBackend, compiled_clauses, to_cnf
+from cp_sudoku.backends.sat import CompiledShape, SatBackend
+from cp_sudoku.encodings.cnf import compiled_clauses, to_cnf
 from cp_sudoku.formats import parse_line
 from cp_sudoku.model import Cage, Puzzle, Unit, cells_of, is_solution
 from cp_sudoku.puzzles import sudoku
@@ -110,7 +111,7 @@ def test_compiled_clause_count_matches_the_encoding() -> None:
 
 def test_cages_and_assumption_free_solvers_are_never_compiled() -> None:
     killer = replace(sudoku([0] * 16), cages=(Cage(((0, 0), (0, 1)), "+", 3, True),))
-    with pytest.raises(ValueError, match="cages"):
+    with pytest.raises(ValueError, match="units alone"):
         CompiledShape(killer)
     with pytest.raises(ValueError, match="assumptions"):
         CompiledShape(sudoku([0] * 16), solver="kissat404")
@@ -130,7 +131,7 @@ def test_every_listed_solver_builds_and_honours_a_time_limit() -> None:
     empty = sudoku([0] * 81)
     for name in solver_names():
         start = time.perf_counter()
-        result = SatBackend(solver=name).solve(empty, limit=10**6, time_limit=0.2)
+        result = SatBackend(solver=name).solve(empty, limit=10**6, time_limit=3.0)
         assert result.status == "multiple", name
         assert not result.complete
-        assert time.perf_counter() - start < 10, name  # a generous bound that catches a hang
+        assert time.perf_counter() - start < 30, name  # a generous bound that catches a hang

@@ -86,7 +86,7 @@ def test_arithmatrix_bad_lines_are_reported_and_the_rest_read(tmp_path: Path, da
 def test_xcsp3_kakuro_is_unique(data: Path) -> None:
     (entry,) = read_xcsp3(data / "kakuro" / "xcsp3-easy-000.json")
     assert entry.puzzle is not None and entry.solution is None  # the file states none
-    assert (entry.puzzle.rows, entry.puzzle.cols, entry.puzzle.size) == (6, 6, 18)
+    assert (entry.puzzle.rows, entry.puzzle.cols, len(entry.puzzle.cells)) == (6, 6, 18)
     assert entry.puzzle.labels[(1, 1)] == "17\\14"
     verdict = check_all(entry.puzzle, limit=10)
     assert verdict.status == "unique"

@@ -1,14 +1,35 @@
-"""The result type and the small interface every back end meets."""
+"""What every back end shares: the result type, the solution limit, de-duplication, the clock.
+
+A back end subclasses :class:`Backend` and writes only its compile and its
+search: :meth:`Backend.search` hands each grid it finds to a :class:`Sink`
+and says whether it exhausted the search space.  :meth:`Backend.solve` does
+the rest, the same way for every back end: it checks the arguments, declines
+a puzzle with constraint types the back end does not compile, keeps at most
+``limit`` distinct grids, times the call, and builds the :class:`Result`.
+
+Thread safety: a built back end holds compiled state, so :meth:`Backend.solve`
+takes the back end's lock; threads sharing one back end take turns.  For
+parallel solving give each thread (or process) its own back end.
+"""
 
 from __future__ import annotations
 
+import math
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, ClassVar, Literal
 
-from cp_sudoku.model import Grid, Puzzle
+from cp_sudoku.model import Cage, Constraint, Grid, Puzzle, Relation, SparseUnit, Unit, Visibility
+from cp_sudoku.model.errors import UsageError
 
 Status = Literal["unique", "multiple", "none", "unknown"]
 STATUSES: tuple[Status, ...] = ("unique", "multiple", "none", "unknown")
+
+#: Every constraint type of the model.
+ALL_TYPES: frozenset[type[Constraint]] = frozenset({Unit, SparseUnit, Cage, Relation, Visibility})
 
 
 @dataclass(frozen=True)
@@ -17,14 +38,19 @@ class Result:
 
     - ``status``: ``unique`` (exactly one solution, proven), ``multiple``
       (two or more distinct solutions found), ``none`` (no solution, proven)
-      or ``unknown`` (a limit stopped the search before a proof).
-    - ``solutions``: the distinct grids found, at most ``limit``; each a tuple
-      of values in ``Puzzle.cells`` order (row-major).
-    - ``complete``: the whole search space was explored, so
-      ``len(solutions)`` is the exact number of solutions.
-    - ``seconds``: wall-clock time of the solve, building included.
-    - ``stats``: the back end's own effort counts (names documented by each
-      back end), all integers.
+      or ``unknown`` (a limit, an interrupt or a declined puzzle: no proof).
+    - ``solutions``: the distinct grids kept, at most the limit (fewer when the
+      caller asked to keep fewer); each a tuple of values in ``Puzzle.cells``
+      order (row-major).
+    - ``count``: distinct solutions found (``>= len(solutions)``).
+    - ``complete``: the whole search space was explored, so ``count`` is the
+      exact number of solutions.
+    - ``seconds``: wall-clock time of the call, compiling included.
+    - ``stats``: the back end's own effort counts (:attr:`Backend.statistics`).
+    - ``stopped``: what ended an incomplete search: ``solution limit``,
+      ``time limit``, ``effort limit``, ``interrupted``, ``declined``; None
+      when complete.
+    - ``reason``: why it declined (``not supported by dlx: cage``), else None.
     """
 
     backend: str
@@ -33,6 +59,13 @@ class Result:
     complete: bool
     seconds: float
     stats: dict[str, int] = field(default_factory=dict)
+    count: int = -1
+    stopped: str | None = None
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            object.__setattr__(self, "count", len(self.solutions))
 
 
 def status_of(found: int, complete: bool) -> Status:
@@ -48,17 +81,242 @@ def status_of(found: int, complete: bool) -> Status:
     return "unique" if found == 1 else "none"
 
 
-class Backend(Protocol):
-    """A back end: compiles a puzzle to its own paradigm and counts solutions.
+def check_limits(limit: int, time_limit: float | None) -> float | None:
+    """Validate a solution limit and a time limit; the time limit to use.
 
-    ``solve`` finds up to ``limit`` distinct solutions (``limit >= 1``; the
-    default 2 is the least that proves uniqueness) and stops early when
-    ``time_limit`` seconds have passed, returning status ``unknown`` unless
-    what it found is already a proof.
+    ``limit`` must be an integer >= 1.  ``time_limit`` is seconds > 0, or
+    None; ``inf`` and values too large for a timer mean no limit (None).
+
+    Raises:
+        UsageError: a limit that is not a positive integer, or a time limit
+            that is NaN, zero, negative or not a number.
+    """
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise UsageError(f"the solution limit must be an integer >= 1, got {limit!r}")
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+        raise UsageError(f"the time limit must be a number of seconds, got {time_limit!r}")
+    if math.isnan(time_limit) or time_limit <= 0:
+        raise UsageError(f"the time limit must be a positive number of seconds, got {time_limit}")
+    return None if time_limit >= MAX_TIMER_SECONDS else float(time_limit)
+
+
+#: Time limits at or above this many seconds (about 31 years) mean no limit.
+MAX_TIMER_SECONDS = 1e9
+
+
+class Clock:
+    """The deadline of one call: ``expired()`` and ``remaining()`` seconds (None: no limit)."""
+
+    def __init__(self, time_limit: float | None) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+
+    def expired(self) -> bool:
+        """Whether the time limit has passed."""
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def remaining(self) -> float | None:
+        """Seconds left (at least 0), or None without a limit."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.perf_counter())
+
+
+class Sink:
+    """Takes the grids a search finds: de-duplicates, counts, keeps the first few.
+
+    :meth:`add` returns True when the search should stop (the limit is
+    reached).  Memory: the kept grids plus one hash per distinct grid.
     """
 
-    name: str
+    def __init__(self, limit: int, keep: int) -> None:
+        self.limit = limit
+        self.keep = keep
+        self.kept: list[Grid] = []
+        self.count = 0
+        self._seen: set[int] = set()
+        self._grids: set[Grid] = set()
 
-    def solve(self, puzzle: Puzzle, limit: int = 2, time_limit: float | None = None) -> Result:
-        """Solve ``puzzle``; see the class docstring."""
-        ...
+    def add(self, grid: Grid) -> bool:
+        """Record ``grid``; True when ``limit`` distinct grids have been found.
+
+        Kept grids are compared exactly; a grid only counted is known by its
+        hash, so a repeat of it is not counted twice.
+        """
+        key = hash(grid)
+        if grid in self._grids:
+            return self.full
+        if key in self._seen and len(self.kept) < self.count:
+            return self.full  # the hash of a grid counted but not kept
+        self._seen.add(key)
+        self.count += 1
+        if len(self.kept) < self.keep:
+            self.kept.append(grid)
+            self._grids.add(grid)
+        return self.full
+
+    @property
+    def full(self) -> bool:
+        """Whether the limit is reached."""
+        return self.count >= self.limit
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a back end accepts: its type, default and meaning."""
+
+    type: type | tuple[type, ...]
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | Callable[[], list[str]] | None = None
+
+    def check(self, backend: str, name: str, value: Any) -> None:
+        """Raise :class:`UsageError` unless ``value`` fits this option."""
+        if value is None and self.default is None:
+            return
+        if not isinstance(value, self.type) or (isinstance(value, bool) and self.type is not bool):
+            raise UsageError(f"{backend} option {name}={value!r}: expected {self._type_name()}")
+        choices = self.choices() if callable(self.choices) else self.choices
+        if choices is not None and value not in choices:
+            raise UsageError(
+                f"{backend} option {name}={value!r}: choose one of {', '.join(map(str, choices))}"
+            )
+
+    def _type_name(self) -> str:
+        kinds = self.type if isinstance(self.type, tuple) else (self.type,)
+        return " or ".join(k.__name__ for k in kinds)
+
+
+class Backend(ABC):
+    """A back end: compiles a puzzle to its own paradigm and counts solutions.
+
+    Subclasses set :attr:`name`, :attr:`supports`, :attr:`statistics` and
+    :attr:`options`, and implement :meth:`search`.  Options are checked when
+    the back end is built.
+
+    Raises:
+        UsageError: an unknown option, or a value of the wrong type or not
+            among the option's choices.
+    """
+
+    #: The name it is registered under.
+    name: str = ""
+    #: A short description for listings.
+    summary: ClassVar[str] = ""
+    #: The constraint types it compiles (others are declined).
+    supports: ClassVar[frozenset[type[Constraint]]] = ALL_TYPES
+    #: The names of its effort counts in :attr:`Result.stats`.
+    statistics: ClassVar[tuple[str, ...]] = ()
+    #: The statistics that measure encoding size (not effort).
+    size_statistics: ClassVar[tuple[str, ...]] = ()
+    #: Option name -> :class:`Option`.
+    options: ClassVar[Mapping[str, Option]] = {}
+
+    def __init__(self, **options: Any) -> None:
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            known = ", ".join(self.options) or "none"
+            raise UsageError(f"{self.name} has no option {unknown[0]!r} (options: {known})")
+        for key, value in options.items():
+            self.options[key].check(self.name, key, value)
+        self.settings: dict[str, Any] = {
+            key: options.get(key, option.default) for key, option in self.options.items()
+        }
+        self._lock = threading.Lock()
+
+    def declines(self, puzzle: Puzzle) -> str | None:
+        """Why this back end does not solve ``puzzle`` (``not supported by dlx: Cage``), or None."""
+        if self.supports is ALL_TYPES:
+            return None
+        missing = {type(c) for c in puzzle.constraints} - self.supports
+        if not missing:
+            return None
+        return f"not supported by {self.name}: {', '.join(sorted(t.__name__ for t in missing))}"
+
+    def solve(
+        self,
+        puzzle: Puzzle,
+        limit: int = 2,
+        time_limit: float | None = None,
+        *,
+        keep: int | None = None,
+    ) -> Result:
+        """Find up to ``limit`` (>= 1) distinct grids of ``puzzle``.
+
+        Args:
+            limit: solutions to look for; 2 (the default) is the least that
+                proves uniqueness.
+            time_limit: seconds, or None; ``inf`` means None.
+            keep: grids to keep in :attr:`Result.solutions` (default:
+                ``limit``); the others are only counted, so that counting a
+                million solutions takes little memory.
+
+        Raises:
+            UsageError: a limit that is not a positive integer, or a time limit
+                that is NaN, zero or negative.
+        """
+        time_limit = check_limits(limit, time_limit)
+        reason = self.declines(puzzle)
+        if reason is not None:
+            return Result(self.name, "unknown", (), False, 0.0, {}, 0, "declined", reason)
+        with self._lock:
+            clock = Clock(time_limit)
+            sink = Sink(limit, limit if keep is None else min(keep, limit))
+            stats: dict[str, int] = {}
+            try:
+                complete = self.search(puzzle, sink, clock, stats)
+                stopped = None
+            except Interrupted:
+                complete, stopped = False, "interrupted"
+            seconds = time.perf_counter() - clock.start
+        complete = complete and not sink.full
+        if not complete and stopped is None:
+            stopped = self._stop_reason(sink, clock)
+        return Result(
+            backend=self.name,
+            status=status_of(sink.count, complete),
+            solutions=tuple(sink.kept),
+            complete=complete,
+            seconds=seconds,
+            stats=stats,
+            count=sink.count,
+            stopped=stopped,
+        )
+
+    @staticmethod
+    def _stop_reason(sink: Sink, clock: Clock) -> str:
+        if sink.full:
+            return "solution limit"
+        if clock.expired():
+            return "time limit"
+        return "effort limit"
+
+    def solutions(
+        self, puzzle: Puzzle, limit: int = 1000, time_limit: float | None = None
+    ) -> Iterator[Grid]:
+        """The distinct grids of ``puzzle``, at most ``limit`` (see :meth:`solve`)."""
+        yield from self.solve(puzzle, limit, time_limit).solutions
+
+    @abstractmethod
+    def search(self, puzzle: Puzzle, sink: Sink, clock: Clock, stats: dict[str, int]) -> bool:
+        """Hand each grid found to ``sink`` until ``sink.add`` says stop; fill ``stats``.
+
+        Return True when the search space was exhausted; False when it was
+        stopped (by the sink, ``clock`` or an effort cap).  Raise
+        :class:`Interrupted` when an interrupt stopped the solver.
+        """
+
+    def close(self) -> None:  # noqa: B027 (most back ends hold nothing native)
+        """Free native memory held between calls (a later :meth:`solve` rebuilds it)."""
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+class Interrupted(Exception):
+    """A solver stopped because the process was interrupted (Ctrl-C)."""

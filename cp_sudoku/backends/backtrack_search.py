@@ -1,0 +1,272 @@
+"""What both backtracking strategies search over: a puzzle compiled to index lists and bit sets.
+
+Values inside the search are ``1..n`` (``n`` = the number of values); a
+puzzle whose values start at 0 (Skyscraper empty cells) is shifted up by one
+on the way in and back on the way out.  Every constraint other than a unit
+becomes an allowed-tuple table (a sum cage with distinct values: its digit
+sets), pruned to generalised arc consistency by ``mrv`` and checked when
+complete by ``plain``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import ClassVar
+
+from cp_sudoku.backends.base import Backend, Clock, Option, Sink
+from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
+from cp_sudoku.model import Cage, Puzzle, Unit
+
+#: Tries between two looks at the clock.
+CHECK_EVERY = 64
+
+
+@dataclass
+class CompiledShape:
+    """A puzzle's structure as index lists: what both strategies search over.
+
+    ``cages`` holds every table constraint (cages, relations, clues): members,
+    allowed masks, and whether the masks are digit sets.
+    """
+
+    n: int
+    peers: list[list[int]]
+    full_units: list[list[int]]
+    cages: list[tuple[list[int], list[int], bool]]  # members, allowed masks, is digit-set
+    cages_of: list[list[int]]
+    locks: list[tuple[list[int], list[int], list[int]]]  # intersection, rest of unit, rest of other
+
+    @cached_property
+    def tables(self) -> Tables:
+        """The bit sets and count vectors of ``mrv``, built on first use."""
+        return Tables(self)
+
+
+def compile_puzzle(puzzle: Puzzle) -> CompiledShape:
+    """The structure of ``puzzle`` (values, units, tables); its givens are not read."""
+    index = puzzle.index
+    shift = 1 - puzzle.min_value
+    n = puzzle.max_value + shift
+    size = len(puzzle.cells)
+    groups = [[index[c] for c in unit.cells] for unit in puzzle.units]
+    groups += [[index[c] for c in cage.cells] for cage in puzzle.cages if cage.distinct]
+    peer_sets: list[set[int]] = [set() for _ in range(size)]
+    for group in groups:
+        for i in group:
+            peer_sets[i].update(group)
+    peers = [sorted(s - {i}) for i, s in enumerate(peer_sets)]
+    full_units = [[index[c] for c in u.cells] for u in puzzle.units if len(u.cells) == n]
+    cages: list[tuple[list[int], list[int], bool]] = []
+    cages_of: list[list[int]] = [[] for _ in range(size)]
+    for constraint in puzzle.constraints:
+        if isinstance(constraint, Unit):
+            continue
+        members = [index[c] for c in constraint.cells]
+        digit_set = isinstance(constraint, Cage) and is_distinct_sum(constraint)
+        if digit_set:
+            allowed = [mask(s) for s in digit_sets(len(members), constraint.target, n)]
+        else:
+            domains = [list(puzzle.values)] * len(members)
+            tuples = constraint.allowed(domains, puzzle.differ_pairs(constraint.cells))
+            # A tuple is stored as one int: the bit of each value, 'n' bits per position.
+            allowed = [pack([v + shift for v in t], n) for t in tuples]
+        for i in members:
+            cages_of[i].append(len(cages))
+        cages.append((members, allowed, digit_set))
+    locks = []
+    for k, unit in enumerate(full_units):
+        for other in full_units[k + 1 :]:
+            inside = sorted(set(unit) & set(other))
+            if len(inside) >= 2:
+                rest = [i for i in unit if i not in inside]
+                others = [i for i in other if i not in inside]
+                locks.append((inside, rest, others))
+    return CompiledShape(n, peers, full_units, cages, cages_of, locks)
+
+
+class Tables:
+    """What ``mrv`` precomputes for a structure: bit sets and count-vector masks.
+
+    A *bit set* is an int with bit ``i`` for cell ``i``: ``peer_mask[i]``,
+    ``unit_mask[g]`` (full unit ``g``), ``others_mask[g]`` (lock group
+    ``g``: the cells a lock clears), ``all_cells``.
+
+    A *count vector* is one int per value with a field of ``width`` bits
+    per group: first the full units (the cells of the unit that can take
+    the value: 0 is a contradiction, 1 a hidden single), then one group per
+    lock (the cells of its unit outside the intersection that can take the
+    value: 0 means the value is locked in the intersection, so it leaves
+    the rest of the other unit).  ``mult[i]`` has a 1 in the field of each
+    group that counts cell ``i``, so removing a value from cell ``i`` is
+    one subtraction from that value's vector.  Every field is tested at
+    once with two additions: ``field + add_one`` sets the field's top bit
+    (``unit_top``, ``lock_top``) when the field is at least 1, ``field +
+    add_two`` when it is at least 2.  A field done with is bumped so that
+    it is never seen again: placing a value at ``i`` adds ``bump[i]`` (two
+    in each unit of ``i``, one in each lock whose intersection holds
+    ``i``); applying a lock adds one to its field.  A field never exceeds
+    ``n + 2``, which stays below its top bit.
+    """
+
+    def __init__(self, c: CompiledShape) -> None:
+        n = c.n
+        self.width = width = (n + 2).bit_length() + 1  # a field holds 0..n + 2 below its top bit
+        groups = len(c.full_units) + len(c.locks)
+        self.mult = [0] * len(c.peers)
+        self.bump = [0] * len(c.peers)
+        for g, unit in enumerate(c.full_units):
+            for i in unit:
+                self.mult[i] |= 1 << (g * width)
+                self.bump[i] |= 2 << (g * width)
+        for k, (inside, rest, _) in enumerate(c.locks):
+            g = len(c.full_units) + k
+            for i in rest:
+                self.mult[i] |= 1 << (g * width)
+            for i in inside:
+                self.bump[i] |= 1 << (g * width)
+        low = sum(1 << (g * width) for g in range(groups))
+        self.add_one = low * ((1 << (width - 1)) - 1)
+        self.add_two = low * ((1 << (width - 1)) - 2)
+        top = low << (width - 1)
+        self.unit_top = top & ((1 << (len(c.full_units) * width)) - 1)
+        self.lock_top = top ^ self.unit_top
+        self.peer_mask = [bits(p) for p in c.peers]
+        self.all_cells = (1 << len(c.peers)) - 1
+        self.all_total = sum(self.mult)
+        # Indexed by group: full units, then locks (others_mask of a unit is unused).
+        self.unit_mask = [bits(u) for u in c.full_units]
+        self.others_mask = [0] * len(c.full_units) + [bits(lock[2]) for lock in c.locks]
+        # For conflict weights: the full units of each cell, as a list and as a bit set,
+        # and per lock group the units holding its intersection.
+        self.units_of: list[list[int]] = [[] for _ in c.peers]
+        for g, unit in enumerate(c.full_units):
+            for i in unit:
+                self.units_of[i].append(g)
+        self.unit_bits = [bits(units) for units in self.units_of]
+        self.lock_bits = [0] * len(c.full_units) + [
+            self.unit_bits[inside[0]] & self.unit_bits[inside[1]] for inside, _, _ in c.locks
+        ]
+
+
+def bits(cells: list[int]) -> int:
+    """A set of cell indices as one int: bit ``i`` for cell ``i``."""
+    return sum(1 << i for i in cells)
+
+
+def mask(values: Sequence[int] | frozenset[int]) -> int:
+    mask = 0
+    for v in values:
+        mask |= 1 << (v - 1)
+    return mask
+
+
+def pack(values: Sequence[int], n: int) -> int:
+    packed = 0
+    for pos, v in enumerate(values):
+        packed |= 1 << (pos * n + v - 1)
+    return packed
+
+
+class Stop(Exception):
+    """The search hit a limit: solutions, tries or time."""
+
+
+class Search:
+    """One search over a compiled structure; grids go to ``sink``, limits raise :class:`Stop`.
+
+    ``start`` holds each cell's given value (shifted to ``1..n``), 0 when blank.
+    """
+
+    def __init__(
+        self,
+        compiled: CompiledShape,
+        start: list[int],
+        sink: Sink,
+        max_tries: int | None,
+        clock: Clock,
+        shift: int,
+    ) -> None:
+        self.c = compiled
+        self.start = start
+        self.sink = sink
+        self.max_tries = max_tries
+        self.clock = clock
+        self.shift = shift
+        self.tries = 0
+        self.backtracks = 0
+        self.effort_stopped = False
+
+    def count_try(self) -> None:
+        self.tries += 1
+        if self.max_tries is not None and self.tries > self.max_tries:
+            self.effort_stopped = True
+            raise Stop
+        if self.tries % CHECK_EVERY == 0 and self.clock.expired():
+            raise Stop
+
+    def record(self, grid: tuple[int, ...]) -> None:
+        if self.shift:
+            grid = tuple(v - self.shift for v in grid)
+        if self.sink.add(grid):
+            raise Stop
+
+    def stats(self) -> dict[str, int]:
+        return {"tries": self.tries, "backtracks": self.backtracks}
+
+    def search(self) -> None:
+        raise NotImplementedError
+
+
+#: Structures a back end keeps compiled (puzzles differing only in givens share one).
+CACHED_STRUCTURES = 16
+
+
+class BacktrackingBackend(Backend):
+    """What the two backtracking back ends share: options, the structure cache, the run.
+
+    A subclass sets :attr:`strategy`, the :class:`Search` class it runs.
+    Option ``max_tries``: stop with ``unknown`` after this many tries (None:
+    no cap).
+    """
+
+    strategy: ClassVar[type[Search]]
+    options: ClassVar[dict[str, Option]] = {
+        "max_tries": Option(int, None, "stop with unknown after this many tries"),
+    }
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.max_tries: int | None = self.settings["max_tries"]
+        self._compiled: dict[tuple[object, ...], CompiledShape] = {}
+
+    def compiled(self, puzzle: Puzzle) -> CompiledShape:
+        """:func:`compile_puzzle`, kept for the last few structures (by value)."""
+        key = (
+            puzzle.values,
+            puzzle.cells,
+            puzzle.units,
+            puzzle.cages,
+            puzzle.relations,
+            puzzle.clues,
+        )
+        found = self._compiled.get(key)
+        if found is None:
+            if len(self._compiled) >= CACHED_STRUCTURES:
+                self._compiled.pop(next(iter(self._compiled)))
+            found = self._compiled[key] = compile_puzzle(puzzle)
+        return found
+
+    def search(self, puzzle: Puzzle, sink: Sink, clock: Clock, stats: dict[str, int]) -> bool:
+        """Run :attr:`strategy` from the givens; complete unless a limit stopped it."""
+        shift = 1 - puzzle.min_value
+        start = [puzzle.givens[c] + shift if c in puzzle.givens else 0 for c in puzzle.cells]
+        run = self.strategy(self.compiled(puzzle), start, sink, self.max_tries, clock, shift)
+        try:
+            run.search()
+            complete = True
+        except Stop:
+            complete = False
+        stats.update(run.stats())
+        return complete

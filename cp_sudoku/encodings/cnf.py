@@ -1,0 +1,327 @@
+"""CNF encodings of a puzzle: pure, no solver involved.
+
+The direct encoding: one Boolean variable ``x(cell, value)`` per cell and
+candidate value, true when the cell holds the value.  From Lynce and
+Ouaknine, "Sudoku as a SAT Problem" (AIMATH 2006), the clause families are
+
+- *cell definedness*: every cell takes at least one value (one clause per cell);
+- *cell uniqueness*: no cell takes two values (pairwise, ``C(n, 2)`` per cell);
+- *unit uniqueness*: no value twice in a unit (pairwise, ``C(|unit|, 2)`` per
+  unit and value);
+- *unit definedness*: every value appears in a unit (one clause per unit and
+  value; only for units that hold every value, that is ``|unit| = n``).
+
+and the three encodings are
+
+==============  ==========================================  =====================
+encoding        families                                    empty 9x9 (clauses)
+==============  ==========================================  =====================
+``minimal``     cell definedness + unit uniqueness          81 + 8,748 = 8,829
+``efficient``   minimal + cell uniqueness                   11,745
+``extended``    efficient + unit definedness                11,988
+==============  ==========================================  =====================
+
+with one unit clause per given.  ``optimised`` is Kwon and Jain's optimised
+encoding ("Optimized CNF Encoding for Sudoku Puzzles", LPAR 2006): the
+extended encoding with the givens applied before writing it, so a given cell
+has no variable, a value taken by a given peer has no variable, and a value
+already given in a unit needs no definedness clause.
+
+Other constraint types, compiled through :func:`~cp_sudoku.encodings.dispatch.dispatch`:
+
+- a sum cage with distinct values: one selector variable per valid digit set;
+  ``OR(selectors)``; a selector forbids every value outside its set in every
+  cage cell and requires each of its values somewhere in the cage; a cell
+  value implies a selector whose set holds it; plus unit uniqueness over the
+  cage cells;
+- a two-cell constraint (a :class:`~cp_sudoku.model.Relation`, or a cage of
+  two cells): one binary clause per forbidden pair of values (the support
+  encoding needs no auxiliary variable there);
+- a :class:`~cp_sudoku.model.SparseUnit`: at most one cell per height
+  (pairwise) and at least one (a clause per height);
+- every other constraint (cages, Skyscraper clues): the allowed-tuple table,
+  one selector per allowed tuple; ``OR(selectors)``; a selector implies each
+  of its cell values; a cell value implies one of the selectors that use it.
+
+Blocking a found solution uses one clause over the *cell* variables (never
+auxiliary ones), so only distinct grids are counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import combinations
+
+from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
+from cp_sudoku.model import (
+    Cage,
+    Cell,
+    Constraint,
+    Grid,
+    Puzzle,
+    Relation,
+    SparseUnit,
+    Unit,
+    UsageError,
+    candidates,
+)
+
+ENCODINGS = ("minimal", "efficient", "extended", "optimised")
+
+
+@dataclass
+class Cnf:
+    """A CNF formula over integer literals (DIMACS style: ``-v`` negates ``v``).
+
+    ``literal[i]`` maps each candidate value of cell ``i`` (``Puzzle.cells``
+    order) to its variable; a cell with an empty map is fixed by a given
+    (``fixed[i]``).  Variables above the cell variables are auxiliary
+    (selectors).  ``encoding`` names the encoding that wrote it.
+    """
+
+    num_vars: int
+    clauses: list[list[int]]
+    literal: list[dict[int, int]]
+    fixed: dict[int, int] = field(default_factory=dict)
+    cells: tuple[Cell, ...] = ()
+    encoding: str = "optimised"
+
+    @cached_property
+    def _cell_of(self) -> list[tuple[int, int] | None]:
+        """Per variable (index = variable): its (cell index, value), None if auxiliary."""
+        found: list[tuple[int, int] | None] = [None] * (self.num_vars + 1)
+        for i, lits in enumerate(self.literal):
+            for value, var in lits.items():
+                found[var] = (i, value)
+        return found
+
+    def decode(self, model: Iterable[int]) -> Grid:
+        """The grid a satisfying assignment describes (a cell's lowest true value).
+
+        ``model`` lists literals (``v`` true, ``-v`` false), as python-sat's
+        ``get_model`` does; variables above ``num_vars`` are ignored.
+        """
+        cell_of = self._cell_of
+        grid = [-1] * len(self.literal)  # -1: not decided yet (0 is a value in some kinds)
+        for i, value in self.fixed.items():
+            grid[i] = value
+        top = self.num_vars
+        if isinstance(model, list) and len(model) >= top > 0 and abs(model[top - 1]) == top:
+            model = model[:top]  # in variable order, as get_model gives it: skip the rest
+        for var in sorted([x for x in model if x > 0]):
+            place = cell_of[var] if var <= top else None
+            if place is not None and grid[place[0]] < 0:
+                grid[place[0]] = place[1]
+        return tuple(grid)
+
+    def blocking_clause(self, grid: Grid) -> list[int]:
+        """A clause over cell variables that excludes exactly ``grid``."""
+        return [-lits[grid[i]] for i, lits in enumerate(self.literal) if i not in self.fixed]
+
+    def given_clauses(self, givens: Iterable[tuple[int, int]]) -> list[list[int]]:
+        """Unit clauses fixing cell ``i`` to ``value`` for each ``(i, value)``."""
+        return [[self.literal[i][value]] for i, value in givens]
+
+    def dimacs_lines(self, extra: Sequence[Sequence[int]] = ()) -> Iterator[str]:
+        """DIMACS CNF text, with a comment header mapping variables to cells.
+
+        ``extra`` clauses (givens, a blocking clause) are appended after the
+        formula's own and counted in the header.
+        """
+        yield (
+            f"c cp_sudoku direct encoding ({self.encoding}); "
+            "variable -> (row, column, value), 1-based"
+        )
+        for i, lits in enumerate(self.literal):
+            r, c = self.cells[i]
+            for value, var in lits.items():
+                yield f"c {var} r{r + 1}c{c + 1} = {value}"
+        for i, value in self.fixed.items():
+            r, c = self.cells[i]
+            yield f"c given r{r + 1}c{c + 1} = {value} (no variable)"
+        yield f"p cnf {self.num_vars} {len(self.clauses) + len(extra)}"
+        for clause in (*self.clauses, *extra):
+            yield " ".join(map(str, clause)) + " 0"
+
+
+def to_cnf(puzzle: Puzzle, encoding: str = "optimised") -> Cnf:
+    """The CNF of ``puzzle`` under ``encoding`` (one of :data:`ENCODINGS`).
+
+    An empty 9x9 under ``extended`` has 729 variables and 11,988 clauses.
+
+    Raises:
+        UsageError: an unknown encoding name.
+    """
+    if encoding not in ENCODINGS:
+        raise UsageError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    return _Writer(puzzle, encoding).cnf
+
+
+class _Writer:
+    """Writes one puzzle's clauses; one method per constraint type."""
+
+    def __init__(self, puzzle: Puzzle, encoding: str) -> None:
+        self.puzzle = puzzle
+        self.encoding = encoding
+        index = puzzle.index
+        simplify = encoding == "optimised"
+        domains = candidates(puzzle) if simplify else [list(puzzle.values)] * len(puzzle.cells)
+        self.fixed = {index[c]: v for c, v in puzzle.givens.items()} if simplify else {}
+        self.literal: list[dict[int, int]] = []
+        self.top = 0
+        self.clauses: list[list[int]] = []
+        for i, values in enumerate(domains):
+            lits = {}
+            if i not in self.fixed:
+                for value in values:
+                    self.top += 1
+                    lits[value] = self.top
+            elif not values:  # a given that clashes with a given peer
+                self.clauses.append([])
+            self.literal.append(lits)
+        for i, lits in enumerate(self.literal):
+            if i in self.fixed:
+                continue
+            self.clauses.append(list(lits.values()))  # definedness (empty: no candidate)
+            if encoding != "minimal":
+                self.clauses.extend([-a, -b] for a, b in combinations(lits.values(), 2))
+        if not simplify:
+            self.clauses.extend([self.literal[index[c]][v]] for c, v in puzzle.givens.items())
+        dispatch(
+            puzzle,
+            {Unit: self.unit, SparseUnit: self.sparse_unit, Cage: self.cage, Relation: self.pairs},
+            self.table,
+        )
+        self.cnf = Cnf(self.top, self.clauses, self.literal, self.fixed, puzzle.cells, encoding)
+
+    def members(self, constraint: Constraint) -> list[int]:
+        index = self.puzzle.index
+        return [index[c] for c in constraint.cells]
+
+    def unit(self, unit: Unit, definedness: bool | None = None) -> None:
+        """Unit uniqueness, and unit definedness for a unit holding every value."""
+        members = self.members(unit)
+        if definedness is None:
+            definedness = self.encoding in ("extended", "optimised")
+        full = definedness and len(members) == len(self.puzzle.values)
+        given_here = {self.fixed[i] for i in members if i in self.fixed}
+        for value in self.puzzle.values:
+            lits = [self.literal[i][value] for i in members if value in self.literal[i]]
+            self.clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+            if full and value not in given_here:
+                self.clauses.append(lits)
+
+    def sparse_unit(self, unit: SparseUnit) -> None:
+        """Each height 1..top at most once (pairwise) and at least once."""
+        members = self.members(unit)
+        given_here = {self.fixed[i] for i in members if i in self.fixed}
+        for value in range(1, unit.top + 1):
+            lits = [self.literal[i][value] for i in members if value in self.literal[i]]
+            self.clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+            if value not in given_here:
+                self.clauses.append(lits)
+            elif lits:  # given once already: no other cell may take it
+                self.clauses.extend([-a] for a in lits)
+
+    def domain(self, i: int) -> list[int]:
+        return [self.fixed[i]] if i in self.fixed else list(self.literal[i])
+
+    def lit(self, i: int, value: int) -> int | None:
+        """The literal of ``cell i = value``; None when it is decided true by a given."""
+        if i in self.fixed:
+            return None
+        return self.literal[i].get(value, 0)  # 0: impossible value
+
+    def cage(self, cage: Cage) -> None:
+        if is_distinct_sum(cage):
+            self.unit(Unit("cage", cage.cells), definedness=False)
+            self.digit_sets(cage)
+        elif len(cage.cells) == 2:
+            self.pairs(cage)
+        else:
+            self.table(cage)
+
+    def digit_sets(self, cage: Cage) -> None:
+        members = self.members(cage)
+        support: dict[tuple[int, int], list[int]] = {}
+        selectors: list[int] = []
+        for digits in digit_sets(len(members), cage.target, self.puzzle.max_value):
+            if any(i in self.fixed and self.fixed[i] not in digits for i in members):
+                continue
+            self.top += 1
+            selectors.append(self.top)
+            for i in members:
+                for value, x in self.literal[i].items():
+                    if value in digits:
+                        support.setdefault((i, value), []).append(self.top)
+                    else:
+                        self.clauses.append([-self.top, -x])
+            for value in digits:
+                if any(self.fixed.get(i) == value for i in members):
+                    continue
+                self.clauses.append(
+                    [-self.top]
+                    + [self.literal[i][value] for i in members if value in self.literal[i]]
+                )
+        self.selectors(members, selectors, support)
+
+    def pairs(self, constraint: Constraint) -> None:
+        """A two-cell constraint: one binary clause per forbidden pair of values."""
+        a, b = self.members(constraint)
+        da, db = self.domain(a), self.domain(b)
+        allowed = set(constraint.allowed([da, db], self.puzzle.differ_pairs(constraint.cells)))
+        for va in da:
+            for vb in db:
+                if (va, vb) in allowed:
+                    continue
+                self.clauses.append(
+                    [-x for x in (self.lit(a, va), self.lit(b, vb)) if x is not None]
+                )
+
+    def table(self, constraint: Constraint) -> None:
+        """The allowed-tuple table: one selector per tuple."""
+        members = self.members(constraint)
+        domains = [self.domain(i) for i in members]
+        support: dict[tuple[int, int], list[int]] = {}
+        selectors: list[int] = []
+        differ = self.puzzle.differ_pairs(constraint.cells)
+        for values in constraint.allowed(domains, differ):
+            self.top += 1
+            selectors.append(self.top)
+            for i, value in zip(members, values, strict=True):
+                x = self.lit(i, value)
+                if x:
+                    self.clauses.append([-self.top, x])
+                    support.setdefault((i, value), []).append(self.top)
+        self.selectors(members, selectors, support)
+
+    def selectors(
+        self, members: list[int], selectors: list[int], support: dict[tuple[int, int], list[int]]
+    ) -> None:
+        """At least one selector; each cell value implies a selector that supports it."""
+        self.clauses.append(selectors)  # empty when nothing is allowed: unsatisfiable
+        for i in members:
+            for value, x in self.literal[i].items():
+                self.clauses.append([-x, *support.get((i, value), [])])
+
+
+def compiled_clauses(puzzle: Puzzle, encoding: str = "extended") -> int:
+    """The number of clauses of ``puzzle``'s shape without givens (units only), unbuilt.
+
+    Equals ``len(to_cnf(puzzle_without_givens, encoding).clauses)``; an empty
+    9x9 has 11,988 under ``extended``.
+    """
+    n = len(puzzle.values)
+    pairs = n * (n - 1) // 2
+    count = len(puzzle.cells)  # cell definedness
+    if encoding != "minimal":
+        count += len(puzzle.cells) * pairs  # cell uniqueness
+    for unit in puzzle.units:
+        size = len(unit.cells)
+        count += n * (size * (size - 1) // 2)  # unit uniqueness
+        if encoding in ("extended", "optimised") and size == n:
+            count += n  # unit definedness
+    return count

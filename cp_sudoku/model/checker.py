@@ -1,0 +1,44 @@
+"""The independent checker: does a grid obey every rule of its puzzle?
+
+Written straight from the rules (each constraint's ``holds``); it shares no
+code with any back end, and every grid a back end returns is re-verified here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cp_sudoku.model.constraints import Unit
+from cp_sudoku.model.errors import cell_name
+from cp_sudoku.model.puzzle import Puzzle
+
+
+def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
+    """Every rule ``grid`` (one value per cell, row-major) breaks, in words; empty if none."""
+    if len(grid) != len(puzzle.cells):
+        return [f"grid has {len(grid)} values, expected {len(puzzle.cells)}"]
+    value = dict(zip(puzzle.cells, grid, strict=True))
+    values = puzzle.values
+    problems = [
+        f"{cell_name(cell)} is {v}, outside {puzzle.min_value}..{puzzle.max_value}"
+        for cell, v in value.items()
+        if isinstance(v, bool) or not isinstance(v, int) or v not in values
+    ]
+    if problems:
+        return problems
+    problems += [
+        f"{cell_name(cell)} is {value[cell]}, but the given is {v}"
+        for cell, v in puzzle.givens.items()
+        if value[cell] != v
+    ]
+    for constraint in puzzle.constraints:
+        if not constraint.holds([value[cell] for cell in constraint.cells]):
+            what = constraint.describe()
+            broken = "repeats a value" if isinstance(constraint, Unit) else "does not hold"
+            problems.append(f"{what} {broken}")
+    return problems
+
+
+def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:
+    """Whether ``grid`` (one value per cell, row-major) solves ``puzzle``."""
+    return not violations(puzzle, grid)

@@ -1,0 +1,262 @@
+"""The puzzle: cells, values, constraints and givens, validated once when built.
+
+Glossary (the field's standard terms, used throughout the package):
+
+- **cell**: a position ``(row, column)``, 0-based in code; messages write it
+  ``rXcY``, 1-based, the way puzzle people do.
+- **value**: an integer in ``min_value..max_value`` (``1..n`` for an n x n
+  Sudoku or KenKen, ``1..9`` for Kakuro, ``0..K`` for a Skyscraper whose
+  heights stop at K, 0 being an empty cell).
+- **unit**: a group of cells whose values must all differ (row, column, box,
+  jigsaw region, diagonal, Kakuro run ...).
+- **peers** of a cell: the other cells of the units it belongs to.
+- **candidate**: a value a cell may still take.
+- **given** (clue): a cell whose value is fixed by the puzzle.
+- **cage**: cells whose values combine to a target under an operation.
+- **grid**: a full assignment, a tuple of values in the order of
+  ``Puzzle.cells`` (row-major).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from itertools import pairwise
+from types import MappingProxyType
+
+from cp_sudoku.model.constraints import Cage, Constraint, Relation, SparseUnit, Unit, Visibility
+from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+
+Grid = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A validated puzzle.
+
+    - ``rows`` x ``cols``: the shape of the drawn grid.  Every cell is inside
+      it; positions that are not cells (Kakuro clue and black squares) are
+      display only, described by ``labels``.
+    - ``cells``: the variable cells, sorted row-major.  A grid (solution) is a
+      tuple of values in this order.
+    - ``max_value``, ``min_value``: the value range (``min_value`` is 1, or 0
+      where empty cells are part of the rules).
+    - ``units`` (all-different), ``cages``, ``relations``, ``clues``
+      (:class:`Visibility`, :class:`SparseUnit`): the constraints by type;
+      :attr:`constraints` is all of them.
+    - ``givens``: cell -> value.
+    - ``kind``, ``extras``, ``box``, ``alphabet``, ``labels``, ``name``:
+      description and display; no back end reads them.
+
+    Puzzles compare by value (``name`` included) and their repr is one line.
+
+    Raises:
+        PuzzleError: a cell outside the grid or repeated; a constraint over a
+            position that is not a cell; a given out of range or not on a
+            cell.  Clues that contradict each other (a value twice in a unit,
+            a cage target out of reach) are *valid*: that puzzle has no
+            solution, and :func:`cp_sudoku.model.clashes` names why.
+    """
+
+    rows: int
+    cols: int
+    cells: tuple[Cell, ...]
+    max_value: int
+    units: tuple[Unit, ...] = ()
+    cages: tuple[Cage, ...] = ()
+    givens: Mapping[Cell, int] = field(default_factory=dict)
+    kind: str = "sudoku"
+    box: tuple[int, int] | None = None
+    alphabet: str | None = None
+    labels: Mapping[Cell, str] = field(default_factory=dict)
+    name: str = field(default="", compare=False)
+    relations: tuple[Relation, ...] = ()
+    clues: tuple[Visibility | SparseUnit, ...] = ()
+    min_value: int = 1
+    extras: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        cells = self.cells
+        if not isinstance(cells, tuple) or any(a >= b for a, b in pairwise(cells)):
+            object.__setattr__(self, "cells", tuple(sorted(cells)))
+        object.__setattr__(self, "units", tuple(self.units))
+        object.__setattr__(self, "cages", tuple(self.cages))
+        object.__setattr__(self, "relations", tuple(self.relations))
+        object.__setattr__(self, "clues", tuple(self.clues))
+        object.__setattr__(self, "extras", tuple(self.extras))
+        object.__setattr__(self, "givens", MappingProxyType(dict(self.givens)))
+        object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
+        self._validate()
+
+    def __getstate__(self) -> dict[str, object]:
+        """Plain values for pickling (the mappings are read-only proxies; caches dropped)."""
+        state = {name: value for name, value in self.__dict__.items() if name != "constraints"}
+        state["givens"], state["labels"] = dict(self.givens), dict(self.labels)
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Restore a pickled puzzle, validated when it was first built."""
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "givens", MappingProxyType(dict(self.givens)))
+        object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
+
+    def __hash__(self) -> int:
+        return hash(
+            (self.kind, self.rows, self.cols, self.units, tuple(sorted(self.givens.items())))
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Puzzle):
+            return NotImplemented
+        return (
+            all(
+                getattr(self, name) == getattr(other, name)
+                for name in (
+                    "rows",
+                    "cols",
+                    "cells",
+                    "max_value",
+                    "min_value",
+                    "units",
+                    "cages",
+                    "relations",
+                    "clues",
+                    "kind",
+                    "box",
+                    "alphabet",
+                    "extras",
+                )
+            )
+            and dict(self.givens) == dict(other.givens)
+            and dict(self.labels) == dict(other.labels)
+        )
+
+    def __repr__(self) -> str:
+        extras = f"+{'+'.join(self.extras)}" if self.extras else ""
+        name = f", name={self.name!r}" if self.name else ""
+        return (
+            f"Puzzle({self.kind}{extras} {self.rows}x{self.cols}, {len(self.cells)} cells, "
+            f"{len(self.givens)} givens{name})"
+        )
+
+    @property
+    def n(self) -> int:
+        """The value count of a square grid puzzle: ``max_value`` (9 for a 9x9 Sudoku)."""
+        return self.max_value
+
+    @property
+    def values(self) -> range:
+        """Every value a cell may hold: ``min_value..max_value``."""
+        return range(self.min_value, self.max_value + 1)
+
+    @cached_property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """Every constraint: units, cages, relations, clues (in that order)."""
+        return (*self.units, *self.cages, *self.relations, *self.clues)
+
+    @property
+    def index(self) -> Mapping[Cell, int]:
+        """Cell -> its position in :attr:`cells` (and in a grid)."""
+        return _structure(self.cells, self.units)[0]
+
+    @property
+    def peers(self) -> Mapping[Cell, frozenset[Cell]]:
+        """Cell -> the other cells of every unit it is in.
+
+        Computed once per structure: puzzles that share their ``cells`` and
+        ``units`` tuples (every Sudoku of one size and box) share it.
+        """
+        return _structure(self.cells, self.units)[1]
+
+    def differ_pairs(self, cells: Sequence[Cell]) -> list[tuple[int, int]]:
+        """Positions ``(i, j)``, i < j, of ``cells`` that are peers (so must differ)."""
+        peers = self.peers
+        return [
+            (i, j)
+            for i in range(len(cells))
+            for j in range(i + 1, len(cells))
+            if cells[j] in peers[cells[i]]
+        ]
+
+    def _validate(self) -> None:
+        if isinstance(self.max_value, bool) or not isinstance(self.max_value, int):
+            raise PuzzleError(f"max_value must be an integer, got {self.max_value!r}")
+        if self.max_value < max(1, self.min_value) or self.min_value not in (0, 1):
+            raise PuzzleError(
+                f"values must be {self.min_value}..n with n >= 1, got n = {self.max_value}"
+            )
+        cells = set(self.cells)
+        if len(cells) != len(self.cells):
+            raise PuzzleError("a cell is listed twice")
+        for cell in self.cells:
+            if not (0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols):
+                raise PuzzleError(
+                    f"{cell_name(cell)} is outside the {self.rows}x{self.cols} grid", cells=[cell]
+                )
+        for constraint in self.constraints:
+            _check_cells(constraint, cells)
+        for cell, value in self.givens.items():
+            if cell not in cells:
+                raise PuzzleError(f"given at {cell_name(cell)}, which is not a cell", cells=[cell])
+            if isinstance(value, bool) or not isinstance(value, int) or value not in self.values:
+                raise PuzzleError(
+                    f"given {value!r} at {cell_name(cell)} is out of range "
+                    f"{self.min_value}..{self.max_value}",
+                    cells=[cell],
+                )
+
+
+_Structure = tuple[Mapping[Cell, int], Mapping[Cell, frozenset[Cell]]]
+_STRUCTURES: dict[tuple[int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], _Structure]] = {}
+_STRUCTURES_KEPT = 64
+_STRUCTURES_LOCK = threading.Lock()
+
+
+def _structure(cells: tuple[Cell, ...], units: tuple[Unit, ...]) -> _Structure:
+    """The index and peers of ``cells`` and ``units``, shared by the puzzles that hold
+    these very tuples (looked up by identity, so the lookup costs no hashing)."""
+    key = (id(cells), id(units))
+    found = _STRUCTURES.get(key)
+    if found is not None and found[0] is cells and found[1] is units:
+        return found[2]
+    index = MappingProxyType({cell: i for i, cell in enumerate(cells)})
+    members: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
+    for unit in units:
+        for cell in unit.cells:
+            members[cell].update(unit.cells)
+    peers = MappingProxyType({cell: frozenset(p - {cell}) for cell, p in members.items()})
+    with _STRUCTURES_LOCK:
+        if len(_STRUCTURES) >= _STRUCTURES_KEPT:
+            _STRUCTURES.clear()
+        _STRUCTURES[key] = (cells, units, (index, peers))
+    return index, peers
+
+
+def _check_cells(constraint: Constraint, cells: set[Cell]) -> None:
+    group = constraint.cells
+    if not group:
+        raise PuzzleError(f"{constraint.describe()} has no cells")
+    if len(set(group)) != len(group):
+        raise PuzzleError(f"{constraint.describe()} lists a cell twice", cells=group)
+    if not cells.issuperset(group):
+        cell = next(c for c in group if c not in cells)
+        raise PuzzleError(
+            f"{constraint.describe()} covers {cell_name(cell)}, which is not a cell", cells=[cell]
+        )
+
+
+def cells_of(rows: int, cols: int, skip: Iterable[Cell] = ()) -> tuple[Cell, ...]:
+    """All positions of a ``rows`` x ``cols`` grid, row-major, minus ``skip``.
+
+    The same tuple object for the same arguments, so puzzles of one shape
+    share their index and peers.
+    """
+    return _cells_of(rows, cols, frozenset(skip))
+
+
+@cache
+def _cells_of(rows: int, cols: int, skipped: frozenset[Cell]) -> tuple[Cell, ...]:
+    return tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)
