@@ -189,8 +189,8 @@ def create_app(settings: Settings) -> FastAPI:
         # FastAPI's own refusals (a body it cannot decode: 400; an unknown path: 404)
         return _error(error.status_code, str(error.detail))
 
-    @app.exception_handler(solving.InputError)
-    async def bad_input(_request: Request, error: solving.InputError) -> JSONResponse:
+    @app.exception_handler(solving.ClientError)
+    async def bad_input(_request: Request, error: solving.ClientError) -> JSONResponse:
         fields = solving.error_fields(error)
         return _error(422, fields.pop("error"), **fields)
 
@@ -342,7 +342,7 @@ def create_app(settings: Settings) -> FastAPI:
             (files("cp_sudoku.service") / "static" / "examples.json").read_text("utf-8")
         )
         return JSONResponse(
-            {"kinds": [{"kind": kind, "example": examples[kind]} for kind in solving.kinds()]}
+            {"kinds": [{"kind": kind, "example": examples.get(kind)} for kind in solving.kinds()]}
         )
 
     @app.get("/healthz", tags=["about"])

@@ -68,7 +68,7 @@ def _guarded(function: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
     """In a worker: (True, the answer) or (False, the fields of a refused input)."""
     try:
         return True, function(*args)
-    except solving.InputError as error:
+    except solving.ClientError as error:
         return False, solving.error_fields(error)
 
 
@@ -181,6 +181,8 @@ class Runner:
                 raise
             except Busy:  # the pool broke under the job: run it again from its results
                 self.store.set_state(job_id, "queued")
+            except solving.ClientError as error:  # e.g. a back end that cannot compile a kind
+                self.store.set_state(job_id, "failed", str(error))
             except Exception as error:  # a fault of ours, not the client's: the job fails
                 log.exception("job %s failed", job_id)
                 self.store.set_state(job_id, "failed", f"internal error: {error}")
@@ -269,7 +271,7 @@ class _Chunks:
                     pass
                 self.skip = 0
             batch = list(islice(self.entries, self.size))
-        except solving.InputError as error:
+        except solving.ClientError as error:
             self.failure = str(error)
             batch = []
         if not batch:

@@ -23,8 +23,9 @@ from cp_sudoku.backends import DEFAULT_BACKENDS, available
 from cp_sudoku.batch import stated_mismatch
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.display import error_record, render_grid, result_record, verdict_record
+from cp_sudoku.encodings.cnf import ENCODINGS
 from cp_sudoku.formats import HEAD_LINES, Entry, detect_format, parse_alphabet, read_text
-from cp_sudoku.model import Cell, Puzzle, PuzzleError
+from cp_sudoku.model import Cell, CpSudokuError, Puzzle, PuzzleError
 from cp_sudoku.variant_formats import VARIANT_KINDS
 
 #: The formats a request may name: those read from text.  The shared
@@ -33,13 +34,14 @@ from cp_sudoku.variant_formats import VARIANT_KINDS
 FORMATS = ("line", "grid", "csv", "variant")
 #: Export targets: ``?to=`` -> what is written.
 EXPORTS = ("dimacs", "cpsat")
-#: CNF encodings for ``?to=dimacs`` (see the sat back end).
-ENCODINGS = ("minimal", "efficient", "extended", "optimised")
 REQUEST_SOURCE = "<request>"
 UPLOAD_SOURCE = "<upload>"
 
 InputError = PuzzleError
 """Bad client input: the message says where (source, line, column) and what was expected."""
+ClientError = CpSudokuError
+"""Every error the package raises on purpose: bad input, a bad option, a constraint a
+chosen back end does not compile.  A client's request can cause these, so they are 4xx."""
 
 
 @dataclass(frozen=True)
@@ -141,16 +143,19 @@ def _one_puzzle(text: str, options: Options) -> tuple[Entry, Puzzle]:
     return entry, entry.puzzle
 
 
-def error_fields(error: InputError) -> dict[str, Any]:
+def error_fields(error: ClientError) -> dict[str, Any]:
     """The JSON of a refused input: the one-line ``error`` the CLI prints (after its
-    ``cp-sudoku: error:`` prefix) and its parts ``message``, ``source``, ``line``, ``column``."""
-    return {
-        "error": str(error),
-        "message": error.message,
-        "source": error.source,
-        "line": error.line,
-        "column": error.column,
-    }
+    ``cp-sudoku: error:`` prefix) and, for bad puzzle text, its parts ``message``,
+    ``source``, ``line`` and ``column``."""
+    fields: dict[str, Any] = {"error": str(error)}
+    if isinstance(error, PuzzleError):
+        fields |= {
+            "message": error.message,
+            "source": error.source,
+            "line": error.line,
+            "column": error.column,
+        }
+    return fields
 
 
 # --- In the worker processes -----------------------------------------------------------------
@@ -220,7 +225,7 @@ def export_one(text: str, options: Options, to: str, encoding: str = "optimised"
         raise InputError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     _, puzzle = _one_puzzle(text, options)
     if to == "dimacs":
-        from cp_sudoku.backends.sat import to_cnf
+        from cp_sudoku.encodings.cnf import to_cnf
 
         return "\n".join(to_cnf(puzzle, encoding).dimacs_lines()) + "\n"
     from cp_sudoku.backends.cpsat import build_model
