@@ -13,6 +13,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from service_support import TUTORIAL, TUTORIAL_SOLUTION, cli_records, comparable, served
 
 from cp_sudoku.cli import main as cli
 from cp_sudoku.formats import read_text
@@ -21,7 +22,6 @@ from cp_sudoku.service.app import Settings, create_app
 from cp_sudoku.service.limits import Limits
 from cp_sudoku.service.runner import Busy, Runner
 from cp_sudoku.service.store import Store
-from tests.service_support import TUTORIAL, TUTORIAL_SOLUTION, cli_records, comparable, served
 
 LIMITS = Limits(body_bytes=4096, max_limit=5000, max_time_limit=5.0)
 

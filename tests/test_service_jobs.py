@@ -9,16 +9,17 @@ import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from service_support import PATIENCE, cli_records, comparable, served, wait_job
 
 from cp_sudoku.datasets import data_dir
 from cp_sudoku.model import PuzzleError
 from cp_sudoku.service.app import Settings, create_app
 from cp_sudoku.service.limits import Limits
-from tests.service_support import PATIENCE, cli_records, comparable, served, wait_job
 
 LIMITS = Limits(upload_bytes=200_000, puzzles_per_job=2000, queued_jobs=3)
 
@@ -47,7 +48,7 @@ def start(client: httpx.Client, text: str, **params: str) -> str:
     return str(answer.json()["id"])
 
 
-def results(client: httpx.Client, job_id: str) -> list[dict[str, object]]:
+def results(client: httpx.Client, job_id: str) -> list[dict[str, Any]]:
     answer = client.get(f"/v1/jobs/{job_id}/results")
     assert answer.headers["content-type"] == "application/x-ndjson"
     return [json.loads(line) for line in answer.text.splitlines()]

@@ -149,10 +149,11 @@ class BodyLimit:
 def create_app(settings: Settings) -> FastAPI:
     """The app for ``settings``; the store and the pool start with the app's lifespan."""
     limits = settings.limits
+    static = files("cp_sudoku.service") / "static"
     page = {
-        path: ((files("cp_sudoku.service") / "static" / name).read_bytes(), media)
-        for path, (name, media) in PAGE_FILES.items()
+        path: ((static / name).read_bytes(), media) for path, (name, media) in PAGE_FILES.items()
     }
+    examples: dict[str, str] = json.loads((static / "examples.json").read_text("utf-8"))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -338,9 +339,6 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/v1/kinds", tags=["about"])
     async def kinds() -> JSONResponse:
         """The puzzle kinds, each with an example in the `variant` text format."""
-        examples = json.loads(
-            (files("cp_sudoku.service") / "static" / "examples.json").read_text("utf-8")
-        )
         return JSONResponse(
             {"kinds": [{"kind": kind, "example": examples.get(kind)} for kind in solving.kinds()]}
         )
