@@ -117,6 +117,10 @@ class Server:
         workers = sum(_rss(pid) for pid in _children(self.process.pid))
         return main, main + workers
 
+    def cpu_seconds(self) -> tuple[float, float]:
+        """(CPU seconds used by the server process, by its workers together)."""
+        return _cpu(self.process.pid), sum(_cpu(pid) for pid in _children(self.process.pid))
+
     def stop(self) -> None:
         os.killpg(self.process.pid, signal.SIGTERM)
         self.process.wait(30)
@@ -129,6 +133,14 @@ def _rss(pid: int) -> float:
         return 0.0
     found = re.search(r"VmRSS:\s+(\d+) kB", status)
     return int(found[1]) / 1024 if found else 0.0
+
+
+def _cpu(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
 def _children(pid: int) -> list[int]:
@@ -212,11 +224,11 @@ def bench_check(args: argparse.Namespace) -> None:
             warm, warm_errors, _ = asyncio.run(
                 _load(server.port, puzzles[args.requests :], args.clients, args.max_seconds)
             )
-            before = server.rss_mib()
+            before, cpu_before = server.rss_mib(), server.cpu_seconds()
             latencies, errors, wall = asyncio.run(
                 _load(server.port, puzzles[: args.requests], args.clients, args.max_seconds)
             )
-            after = server.rss_mib()
+            after, cpu_after = server.rss_mib(), server.cpu_seconds()
         finally:
             server.stop()
     cuts = quantiles(latencies, n=100)
@@ -228,6 +240,11 @@ def bench_check(args: argparse.Namespace) -> None:
         f"p99 {cuts[98] * 1000:.2f} ms, errors {len(errors)}"
     )
     print(f"errors: {errors[:5]}")
+    served_cpu, workers_cpu = (b - a for a, b in zip(cpu_before, cpu_after, strict=True))
+    print(
+        f"CPU per request: server process {served_cpu / len(latencies) * 1000:.2f} ms, "
+        f"workers {workers_cpu / len(latencies) * 1000:.2f} ms"
+    )
     print(
         f"RSS after warm-up: server {before[0]:.1f} MiB (with workers {before[1]:.1f} MiB); "
         f"after the load: server {after[0]:.1f} MiB (with workers {after[1]:.1f} MiB); "

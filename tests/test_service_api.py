@@ -54,7 +54,7 @@ def api(request: pytest.FixtureRequest) -> httpx.Client:
 
 
 def test_check_gives_the_record_of_check_json(api: httpx.Client) -> None:
-    answer = api.post("/v1/check", json={"puzzle": TUTORIAL})
+    answer = api.post("/v1/check", json={"puzzle": TUTORIAL}, params={"drawing": "true"})
     assert answer.status_code == 200
     record = answer.json()
     assert record["status"] == "unique"
@@ -69,12 +69,15 @@ def test_check_gives_the_record_of_check_json(api: httpx.Client) -> None:
     assert record["rendered"]["puzzle"].splitlines()[0] == "5 3 . | . 7 . | . . ."
     assert record["rendered"]["solution"].splitlines()[0] == "5 3 4 | 6 7 8 | 9 1 2"
     assert record["drawing"]["solution"] == list(TUTORIAL_SOLUTION)
+    plain = api.post("/v1/check", json={"puzzle": TUTORIAL}).json()
+    assert list(plain) == [*expected, "rendered"]  # the drawing only when asked
 
 
 def test_check_reads_variants_and_limits_the_back_ends(api: httpx.Client) -> None:
     example = files("cp_sudoku.service").joinpath("static/examples.json").read_text("utf-8")
     text = json.loads(example)["kenken"]
-    record = api.post("/v1/check", json={"puzzle": text, "backends": ["sat", "backtrack"]}).json()
+    body = {"puzzle": text, "backends": ["sat", "backtrack"]}
+    record = api.post("/v1/check", json=body, params={"drawing": "true"}).json()
     assert record["status"] == "unique"
     assert list(record["backends"]) == ["sat", "backtrack"]
     puzzle = next(read_text(text)).puzzle
@@ -84,7 +87,7 @@ def test_check_reads_variants_and_limits_the_back_ends(api: httpx.Client) -> Non
 
 
 def test_check_of_a_puzzle_with_several_solutions(api: httpx.Client) -> None:
-    record = api.post("/v1/check", json={"puzzle": "." * 16}).json()
+    record = api.post("/v1/check", json={"puzzle": "." * 16}, params={"drawing": "1"}).json()
     assert record["status"] == "multiple"
     assert record["solution"] is None
     assert record["drawing"]["solution"] is not None  # one of them is drawn
@@ -192,7 +195,8 @@ def test_listings_health_and_schema(api: httpx.Client) -> None:
 
 def test_every_kind_example_is_unique(inprocess: TestClient) -> None:
     for kind in inprocess.get("/v1/kinds").json()["kinds"]:
-        record = inprocess.post("/v1/check", json={"puzzle": kind["example"]}).json()
+        body = {"puzzle": kind["example"]}
+        record = inprocess.post("/v1/check", json=body, params={"drawing": "true"}).json()
         assert record["status"] == "unique", kind["kind"]
         assert record["drawing"]["kind"] == kind["kind"]
 

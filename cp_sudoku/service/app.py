@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cp_sudoku import __version__
 from cp_sudoku.service import solving
 from cp_sudoku.service.limits import Limits, OverLimit
-from cp_sudoku.service.runner import Busy, InputFailure, Runner
+from cp_sudoku.service.runner import Busy, InputFailure, Runner, as_json
 from cp_sudoku.service.store import Store
 
 #: Seconds a client is told to wait after a 503.
@@ -222,16 +222,21 @@ def create_app(settings: Settings) -> FastAPI:
     # --- One puzzle ---
 
     @app.post("/v1/check", tags=["puzzles"])
-    async def check(request: PuzzleRequest) -> JSONResponse:
-        """One line of `check --json` for the puzzle, plus its rendered grids and a drawing."""
-        record = await runner().call(solving.check_one, request.puzzle, options(request, 2))
-        return JSONResponse(record)
+    async def check(
+        request: PuzzleRequest,
+        drawing: Annotated[bool, Query(description="Add what the page draws.")] = False,
+    ) -> Response:
+        """One line of `check --json` for the puzzle, plus its rendered grids."""
+        chosen = options(request, 2)
+        record = await runner().call(as_json, solving.check_one, request.puzzle, chosen, drawing)
+        return Response(record, media_type="application/json")
 
     @app.post("/v1/count", tags=["puzzles"])
-    async def count(request: PuzzleRequest) -> JSONResponse:
+    async def count(request: PuzzleRequest) -> Response:
         """The record of `count --json`: distinct solutions up to `limit` (default 1000)."""
-        record = await runner().call(solving.count_one, request.puzzle, options(request, 1000))
-        return JSONResponse(record)
+        chosen = options(request, 1000)
+        record = await runner().call(as_json, solving.count_one, request.puzzle, chosen)
+        return Response(record, media_type="application/json")
 
     @app.post("/v1/export", tags=["puzzles"], response_class=PlainTextResponse)
     async def export(

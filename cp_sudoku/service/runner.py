@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import json
 import logging
 import multiprocessing
 import os
@@ -36,6 +38,10 @@ from cp_sudoku.service import solving
 from cp_sudoku.service.store import Store
 
 log = logging.getLogger("cp_sudoku.service")
+#: Single requests sent to a worker in one task, at most.
+BATCH = 16
+#: A waiting single request: the function, its arguments, and where its answer goes.
+_Request = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[tuple[bool, Any]]"]
 
 
 class Busy(Exception):
@@ -72,6 +78,16 @@ def _guarded(function: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
         return False, solving.error_fields(error)
 
 
+def _guarded_each(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+    """In a worker: :func:`_guarded` for each call of a batch, in order."""
+    return [_guarded(function, *args) for function, args in calls]
+
+
+def as_json(function: Callable[..., Any], *args: Any) -> bytes:
+    """In a worker: ``function(*args)`` as JSON, so that the server only passes bytes on."""
+    return json.dumps(function(*args)).encode()
+
+
 class Runner:
     """The pool, the admission count of single requests, and the job loop."""
 
@@ -86,6 +102,8 @@ class Runner:
         self._cancelled: set[str] = set()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._waiting: deque[_Request] = deque()
+        self._batches = 0
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -135,12 +153,45 @@ class Runner:
             raise Busy
         self.admitted += 1
         try:
-            ok, answer = await self._submit(_guarded, function, *args)
+            reply: asyncio.Future[tuple[bool, Any]] = asyncio.get_running_loop().create_future()
+            self._waiting.append((function, args, reply))
+            self._dispatch()
+            ok, answer = await reply
         finally:
             self.admitted -= 1
         if not ok:
             raise InputFailure(answer)
         return answer
+
+    def _dispatch(self) -> None:
+        """Send the waiting requests to the pool in batches, at most one batch per worker
+        in flight: one request alone goes at once, and under load each task carries
+        several, which spares the pool's per-task costs (pickling, pipes, threads)."""
+        while self._waiting and self._batches < self.workers:
+            batch: list[_Request] = []
+            while self._waiting and len(batch) < BATCH:
+                item = self._waiting.popleft()
+                if not item[2].done():  # its client may have gone
+                    batch.append(item)
+            if not batch:
+                return
+            self._batches += 1
+            calls = [(function, args) for function, args, _ in batch]
+            work = asyncio.ensure_future(self._submit(_guarded_each, calls))
+            work.add_done_callback(functools.partial(self._settle, batch))
+
+    def _settle(self, batch: list[_Request], work: asyncio.Future[list[Any]]) -> None:
+        self._batches -= 1
+        failure = Busy() if work.cancelled() else work.exception()
+        answers = [None] * len(batch) if failure else work.result()
+        for (_, _, reply), answer in zip(batch, answers, strict=True):
+            if reply.done():
+                continue
+            if failure:
+                reply.set_exception(failure)
+            else:
+                reply.set_result(answer)
+        self._dispatch()
 
     async def _submit(self, function: Callable[..., Any], *args: Any) -> Any:
         pool = self._pool

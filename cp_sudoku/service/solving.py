@@ -161,8 +161,9 @@ def error_fields(error: ClientError) -> dict[str, Any]:
 # --- In the worker processes -----------------------------------------------------------------
 
 
-def check_one(text: str, options: Options) -> dict[str, Any]:
-    """One puzzle's ``check --json`` record, plus ``rendered`` grids and a ``drawing``.
+def check_one(text: str, options: Options, with_drawing: bool = False) -> dict[str, Any]:
+    """One puzzle's ``check --json`` record, plus the ``rendered`` grids (puzzle and
+    solution, as ``solve`` prints them) and, ``with_drawing``, the page's ``drawing``.
 
     Raises:
         InputError: the text is not exactly one readable puzzle.
@@ -173,13 +174,14 @@ def check_one(text: str, options: Options) -> dict[str, Any]:
     )
     mismatch = None if entry.solution is None else stated_mismatch(puzzle, verdict, entry.solution)
     shown = verdict.solution or (verdict.solutions[0] if verdict.solutions else None)
-    return verdict_record(entry, verdict, mismatch) | {
-        "rendered": {
-            "puzzle": render_grid(puzzle),
-            "solution": None if shown is None else render_grid(puzzle, shown),
-        },
-        "drawing": drawing(puzzle, shown),
+    record = verdict_record(entry, verdict, mismatch)
+    record["rendered"] = {
+        "puzzle": render_grid(puzzle),
+        "solution": None if shown is None else render_grid(puzzle, shown),
     }
+    if with_drawing:
+        record["drawing"] = drawing(puzzle, shown)
+    return record
 
 
 def count_one(text: str, options: Options) -> dict[str, Any]:

@@ -226,7 +226,7 @@ function showBackends(backends) {
 }
 
 async function check() {
-  const record = await run("/v1/check");
+  const record = await run("/v1/check?drawing=true");
   if (!record) return;
   const verdict = $("verdict");
   verdict.textContent = verdictWords(record);
