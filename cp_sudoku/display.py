@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cp_sudoku.backends.base import Result
-from cp_sudoku.crosscheck import Verdict
+from cp_sudoku.crosscheck import Count, Verdict
 from cp_sudoku.io import Entry, alphabet_of, grid_string
 from cp_sudoku.kinds import KINDS
 from cp_sudoku.model import Cell, Puzzle
@@ -152,9 +152,11 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
 
     Keys: ``source``, ``line``, ``status``, ``solution`` (in the puzzle's
     alphabet, or null), ``agree``, ``disagreements``, ``matches_stated``
-    (null when the source states no solution) and ``backends``: name ->
-    ``status``, ``seconds``, ``solutions`` (count) and the back end's own
-    statistics.
+    (null when the source states no solution), ``mismatch`` (how the verdict
+    contradicts the stated solution, or null), ``reason`` (for ``none``: the
+    clues that clash, when seen without search; else null) and ``backends``:
+    name -> ``status``, ``seconds``, ``solutions`` (count), ``stopped`` (what
+    ended an incomplete search, or null) and the back end's own statistics.
     """
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
     return {
@@ -165,6 +167,8 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
         "agree": verdict.agree,
         "disagreements": list(verdict.disagreements),
         "matches_stated": None if entry.solution is None else mismatch is None,
+        "mismatch": mismatch,
+        "reason": verdict.reason,
         "backends": {name: result_record(result) for name, result in verdict.results.items()},
     }
 
@@ -175,6 +179,7 @@ def result_record(result: Result) -> dict[str, Any]:
         "status": result.status,
         "seconds": round(result.seconds, 6),
         "solutions": len(result.solutions),
+        "stopped": result.stopped,
         **result.stats,
     }
 
@@ -189,6 +194,33 @@ def error_record(entry: Entry) -> dict[str, Any]:
         "agree": None,
         "disagreements": [],
         "matches_stated": None,
+        "mismatch": None,
+        "reason": None,
         "error": str(entry.error),
         "backends": {},
+    }
+
+
+def count_record(entry: Entry, counted: Count, limit: int) -> dict[str, Any]:
+    """The JSON object of one counted puzzle (one line of ``count --json``).
+
+    Keys: ``source``, ``line``, ``count`` (distinct solutions, at most
+    ``limit``), ``exact``, ``limit``, ``proved_by`` (the back ends whose
+    finished search proved the count exact), ``disagreement`` (null, or what
+    the back ends disagree on: then ``count`` is not to be trusted) and
+    ``backends``: name -> :func:`result_record` plus ``count`` (its own
+    figure) and ``complete``.
+    """
+    return {
+        "source": entry.source,
+        "line": entry.line,
+        "count": counted.value,
+        "exact": counted.exact,
+        "limit": limit,
+        "proved_by": list(counted.proved_by),
+        "disagreement": counted.disagreement,
+        "backends": {
+            name: result_record(r) | {"count": r.count, "complete": r.complete}
+            for name, r in counted.results.items()
+        },
     }
