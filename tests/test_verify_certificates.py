@@ -149,7 +149,7 @@ def test_clashing_givens_are_their_own_certificate(
 
 
 def test_a_cage_no_candidates_can_meet_is_a_clash(tmp_path: Path) -> None:
-    from cp_sudoku.variants import killer
+    from cp_sudoku.kinds.killer import killer
 
     cages = [(3, [(0, 0), (0, 1)])] + [(v, [(r, c)]) for r, c, v in _rest_of_4x4()]
     puzzle = killer(cages, [0, 0, 1, 0] + [0] * 12, size=4)  # 3 = 1 + 2, but 1 is in row 1

@@ -25,8 +25,8 @@ from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.display import error_record, render_grid, result_record, verdict_record
 from cp_sudoku.encodings.cnf import ENCODINGS
 from cp_sudoku.formats import HEAD_LINES, Entry, detect_format, parse_alphabet, read_text
+from cp_sudoku.kinds import ALIASES, KINDS
 from cp_sudoku.model import Cell, CpSudokuError, Puzzle, PuzzleError
-from cp_sudoku.variant_formats import VARIANT_KINDS
 
 #: The formats a request may name: those read from text.  The shared
 #: collections (arithmatrix, xcsp3, kuso) are read from a file path, which a
@@ -338,4 +338,4 @@ def backends_listing() -> list[dict[str, Any]]:
 
 def kinds() -> tuple[str, ...]:
     """The puzzle kinds the ``variant`` text format names."""
-    return VARIANT_KINDS
+    return (*KINDS, *ALIASES)
