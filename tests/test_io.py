@@ -18,7 +18,6 @@ from cp_sudoku.io import READERS, parse_text, read_text
 from cp_sudoku.model import PuzzleError, UsageError, is_solution, violations
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "cp_sudoku"
 LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 PUZZLEKIT = ("Skyscraper", "KenKen", "KillerSudoku", "JigsawSudoku", "Kakuro")
 
