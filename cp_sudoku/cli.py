@@ -420,6 +420,25 @@ def _ask_puzzle(box: tuple[int, int] | None, alphabet: Alphabet | None) -> Puzzl
     show_default="all cores",
     help="Processes to use; output stays in input order.",
 )
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write one row per puzzle to this file: Parquet if it ends in .parquet, "
+    "else JSON lines (FILE must be one puzzle per line or CSV).",
+)
+@click.option("--resume", is_flag=True, help="Continue an interrupted --output run.")
+@click.option(
+    "--slice-lines",
+    type=click.IntRange(min=1),
+    default=3000,
+    show_default=True,
+    help="Input lines per task with --output (and per part file kept for --resume).",
+)
+@click.option(
+    "--cluster",
+    help="Run on Dask: local, local:N (N worker processes) or a scheduler tcp://HOST:8786 "
+    "(needs --output).",
+)
 def check(
     puzzle_or_file: str,
     backends: tuple[str, ...],
@@ -432,6 +451,10 @@ def check(
     format_: str | None,
     as_json: bool,
     jobs: int,
+    output: str | None,
+    resume: bool,
+    slice_lines: int,
+    cluster: str | None,
 ) -> None:
     """Say for each puzzle whether it has no solution, exactly one, or several.
 
@@ -445,11 +468,30 @@ def check(
       cp-sudoku check models/sudoku-9x9-tutorial.txt
       cp-sudoku check ......122..4.4..
       cp-sudoku check puzzles.csv --json --jobs 2 | jq .status
+      cp-sudoku check big.csv --output big.parquet --cluster local:2 --resume
     """
     from rich.console import Console
 
     plan = _plan(backends, limit, time_limit, sat_solver, max_tries)
     console = Console(stderr=True, highlight=False)
+    if output is not None:
+        sys.exit(
+            _check_to_file(
+                puzzle_or_file,
+                output,
+                plan,
+                console,
+                jobs,
+                cluster,
+                resume,
+                slice_lines,
+                box,
+                alphabet,
+                format_,
+            )
+        )
+    if resume or cluster:
+        _fail(f"{'--resume' if resume else '--cluster'} needs --output PATH")
     summary = _Summary()
     with _bad_input():
         entries = _entries(puzzle_or_file, box, alphabet, format_)
@@ -469,6 +511,65 @@ def check(
                 advance()
         summary.print(console, jobs)
     sys.exit(summary.code)
+
+
+def _check_to_file(
+    target: str,
+    output: str,
+    plan: Plan,
+    console: Any,
+    jobs: int,
+    cluster: str | None,
+    resume: bool,
+    slice_lines: int,
+    box: tuple[int, int] | None,
+    alphabet: Alphabet | None,
+    format_: str | None,
+) -> int:
+    """``check --output``: rows to a file (see cp_sudoku.run.to_file); the exit code."""
+    from cp_sudoku.model import CpSudokuError
+    from cp_sudoku.run.to_file import check_to_file
+
+    start = time.perf_counter()
+    with _bad_input():
+        total = _total(target, format_) if console.is_terminal else None
+        with _progress(console, total) as (advance, _out, _err):
+
+            def progress(rows: int) -> None:
+                for _ in range(rows):
+                    advance()
+
+            try:
+                tally = check_to_file(
+                    target,
+                    output,
+                    plan,
+                    jobs=jobs,
+                    cluster=cluster,
+                    resume=resume,
+                    slice_lines=slice_lines,
+                    box=box,
+                    alphabet=alphabet,
+                    format=format_,
+                    progress=progress,
+                )
+            except CpSudokuError as error:
+                _fail(str(error))
+    wall = time.perf_counter() - start
+    counts = ", ".join(f"{n:,} {status}" for status, n in tally.statuses.most_common())
+    console.print(f"{tally.total:,} puzzles in {wall:,.2f} s to {output}: {counts}")
+    if tally.disagreements or tally.mismatches:
+        console.print(
+            f"disagreements: {tally.disagreements:,}; stated solution contradicted: "
+            f"{tally.mismatches:,} (rows with agree or matches_stated false)"
+        )
+    code = max(
+        (_EXIT_OF_STATUS.get(s, EXIT_UNKNOWN) for s in tally.statuses if s != "invalid"),
+        default=EXIT_OK,
+    )
+    if tally.disagreements or tally.mismatches:
+        code = max(code, EXIT_UNKNOWN)
+    return max(code, EXIT_BAD_INPUT) if tally.statuses["invalid"] else code
 
 
 def _total(target: str, format_: str | None) -> int | None:

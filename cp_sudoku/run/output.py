@@ -10,7 +10,7 @@ column                      type       meaning
 ``status``                  string     ``unique``, ``multiple``, ``none``, ``unknown``,
                                        or ``invalid`` (the line is not a puzzle)
 ``solution``                string     the grid in the puzzle's alphabet when unique, else null
-``agree``                   bool_      no back end contradicted another and every grid
+``agree``                   bool       no back end contradicted another and every grid
                                        passed the checker; null when invalid
 ``matches_stated``          bool       the verdict agrees with the solution the source
                                        states; null when it states none
@@ -156,6 +156,17 @@ def write_part(path: Path, columns: Columns, backends: Sequence[str], kind: str)
     with open(path, "w", encoding="utf-8") as handle:
         for row in rows(columns):
             handle.write(json.dumps(row) + "\n")
+
+
+def read_part(path: Path, kind: str, names: Sequence[str]) -> Columns:
+    """The columns ``names`` of one part file written by :func:`write_part`."""
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_table(path, columns=list(names)).to_pydict()
+    with open(path, encoding="utf-8") as handle:
+        found = [json.loads(line) for line in handle]
+    return {name: [row[name] for row in found] for name in names}
 
 
 def join_parts(parts: Sequence[Path], dest: Path, backends: Sequence[str], kind: str) -> None:

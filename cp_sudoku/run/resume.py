@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.model import UsageError
-from cp_sudoku.run.output import Columns, join_parts, kind_of, write_part
+from cp_sudoku.run.output import Columns, join_parts, kind_of, read_part, write_part
 
 #: The spool's description of the run.
 RUN_FILE = "run.json"
@@ -95,6 +95,10 @@ class Spool:
             for name in os.listdir(self.dir)
             if name.endswith(suffix) and name.removesuffix(suffix).isdigit()
         }
+
+    def columns(self, index: int, names: Sequence[str]) -> Columns:
+        """The columns ``names`` of slice ``index``'s part (a slice already done)."""
+        return read_part(self.part(index), self.kind, names)
 
     def put(self, index: int, columns: Columns) -> None:
         """Write slice ``index``'s rows as a whole part file (atomically)."""

@@ -10,7 +10,7 @@ Memory: at most ``window`` slices of rows are in flight.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from typing import Any, Protocol
@@ -74,3 +74,26 @@ def run_table(
 
 def _submit(executor: Executor, task: Task) -> Any:
     return executor.submit(check_slice, task)
+
+
+class Tally:
+    """Rows counted by status, with disagreements and contradicted stated solutions."""
+
+    def __init__(self) -> None:
+        self.statuses: Counter[str] = Counter()
+        self.disagreements = 0
+        self.mismatches = 0
+
+    #: The columns :meth:`add` reads.
+    NAMES = ("status", "agree", "matches_stated")
+
+    def add(self, columns: Columns) -> None:
+        """Count the rows of one chunk."""
+        self.statuses.update(columns["status"])
+        self.disagreements += sum(agree is False for agree in columns["agree"])
+        self.mismatches += sum(match is False for match in columns["matches_stated"])
+
+    @property
+    def total(self) -> int:
+        """Rows counted."""
+        return sum(self.statuses.values())
