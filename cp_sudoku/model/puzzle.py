@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from types import MappingProxyType
 
 from cp_sudoku.model.constraints import Cage, Constraint, Relation, SparseUnit, Unit, Visibility
@@ -76,7 +76,9 @@ class Puzzle:
     extras: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cells", tuple(sorted(self.cells)))
+        ordered = tuple(sorted(self.cells))
+        if ordered != self.cells:  # a sorted tuple is kept as given: a builder's shared tuple
+            object.__setattr__(self, "cells", ordered)
         object.__setattr__(self, "units", tuple(self.units))
         object.__setattr__(self, "cages", tuple(self.cages))
         object.__setattr__(self, "relations", tuple(self.relations))
@@ -91,7 +93,7 @@ class Puzzle:
         state = {
             name: value
             for name, value in self.__dict__.items()
-            if name not in ("peers", "index", "constraints", "peer_index")
+            if name not in ("index", "constraints", "peer_index", "_structure")
         }
         state["givens"], state["labels"] = dict(self.givens), dict(self.labels)
         return state
@@ -160,16 +162,21 @@ class Puzzle:
     @cached_property
     def index(self) -> Mapping[Cell, int]:
         """Cell -> its position in :attr:`cells` (and in a grid)."""
-        return MappingProxyType({cell: i for i, cell in enumerate(self.cells)})
+        return self._structure.index
+
+    @property
+    def positions(self) -> tuple[tuple[int, ...], ...]:
+        """Per constraint (:attr:`constraints` order), the grid positions of its cells."""
+        return self._structure.positions
 
     @cached_property
+    def _structure(self) -> _Structure:
+        return _Structure.of(self)
+
+    @property
     def peers(self) -> Mapping[Cell, frozenset[Cell]]:
-        """Cell -> the other cells of every unit it is in (computed once)."""
-        found: dict[Cell, set[Cell]] = {cell: set() for cell in self.cells}
-        for unit in self.units:
-            for cell in unit.cells:
-                found[cell].update(unit.cells)
-        return MappingProxyType({cell: frozenset(p - {cell}) for cell, p in found.items()})
+        """Cell -> the other cells of every unit it is in (computed once per structure)."""
+        return self._structure.peers
 
     def differ_pairs(self, cells: Sequence[Cell]) -> list[tuple[int, int]]:
         """Positions ``(i, j)``, i < j, of ``cells`` that are peers (so must differ)."""
@@ -188,6 +195,24 @@ class Puzzle:
             raise PuzzleError(
                 f"values must be {self.min_value}..n with n >= 1, got n = {self.max_value}"
             )
+        structure = _Structure.last
+        if structure is None or not structure.describes(self):
+            self._validate_structure()
+            structure = _Structure.of(self)
+        object.__setattr__(self, "_structure", structure)
+        index, values = structure.index, self.values
+        for cell, value in self.givens.items():
+            if cell not in index:
+                raise PuzzleError(f"given at {cell_name(cell)}, which is not a cell", cells=[cell])
+            if type(value) is not int or value not in values:
+                raise PuzzleError(
+                    f"given {value!r} at {cell_name(cell)} is out of range "
+                    f"{self.min_value}..{self.max_value}",
+                    cells=[cell],
+                )
+
+    def _validate_structure(self) -> None:
+        """Cells inside the grid and not repeated; every constraint over cells."""
         cells = set(self.cells)
         if len(cells) != len(self.cells):
             raise PuzzleError("a cell is listed twice")
@@ -198,15 +223,56 @@ class Puzzle:
                 )
         for constraint in self.constraints:
             _check_cells(constraint.cells, cells, constraint.describe())
-        for cell, value in self.givens.items():
-            if cell not in cells:
-                raise PuzzleError(f"given at {cell_name(cell)}, which is not a cell", cells=[cell])
-            if isinstance(value, bool) or not isinstance(value, int) or value not in self.values:
-                raise PuzzleError(
-                    f"given {value!r} at {cell_name(cell)} is out of range "
-                    f"{self.min_value}..{self.max_value}",
-                    cells=[cell],
-                )
+
+
+class _Structure:
+    """What the puzzles of one structure share: grid positions of cells and of constraints.
+
+    The last structure built is remembered (:attr:`last`), so that the many
+    puzzles of one shape read in a row (a file of 9x9 Sudokus) are validated
+    and indexed once: a new puzzle only compares its cells and constraints with
+    it (the same objects, from a builder's cache, compare by identity).
+    """
+
+    last: _Structure | None = None
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.key = (puzzle.rows, puzzle.cols, len(puzzle.units), puzzle.cells, puzzle.constraints)
+        self.index: Mapping[Cell, int] = MappingProxyType(
+            {cell: i for i, cell in enumerate(puzzle.cells)}
+        )
+        self.positions = tuple(
+            tuple(self.index[cell] for cell in constraint.cells)
+            for constraint in puzzle.constraints
+        )
+
+    @cached_property
+    def peers(self) -> Mapping[Cell, frozenset[Cell]]:
+        """Cell -> the other cells of every unit it is in."""
+        _, _, units, cells, constraints = self.key
+        found: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
+        for unit in constraints[:units]:
+            for cell in unit.cells:
+                found[cell].update(unit.cells)
+        return MappingProxyType({cell: frozenset(p - {cell}) for cell, p in found.items()})
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> _Structure:
+        """The structure of ``puzzle`` (validated), remembered as the last one."""
+        found = cls.last
+        if found is None or not found.describes(puzzle):
+            found = cls.last = cls(puzzle)
+        return found
+
+    def describes(self, puzzle: Puzzle) -> bool:
+        """Whether ``puzzle`` has this structure (same grid, cells and constraints)."""
+        return self.key == (
+            puzzle.rows,
+            puzzle.cols,
+            len(puzzle.units),
+            puzzle.cells,
+            puzzle.constraints,
+        )
 
 
 def _check_cells(group: Sequence[Cell], cells: set[Cell], what: str) -> None:
@@ -222,4 +288,12 @@ def _check_cells(group: Sequence[Cell], cells: set[Cell], what: str) -> None:
 def cells_of(rows: int, cols: int, skip: Iterable[Cell] = ()) -> tuple[Cell, ...]:
     """All positions of a ``rows`` x ``cols`` grid, row-major, minus ``skip``."""
     skipped = set(skip)
+    if not skipped:
+        return _all_cells(rows, cols)
     return tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)
+
+
+@cache
+def _all_cells(rows: int, cols: int) -> tuple[Cell, ...]:
+    """Every position of a ``rows`` x ``cols`` grid, row-major (one tuple per shape)."""
+    return tuple((r, c) for r in range(rows) for c in range(cols))
