@@ -30,8 +30,8 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
         for cell, v in puzzle.givens.items()
         if grid[index[cell]] != v
     ]
-    for constraint, places in zip(puzzle.constraints, puzzle.positions, strict=True):
-        if not constraint.holds([grid[i] for i in places]):
+    for constraint, read in zip(puzzle.constraints, puzzle.readers, strict=True):
+        if not constraint.holds(read(grid)):
             what = constraint.describe()
             broken = "repeats a value" if isinstance(constraint, Unit) else "does not hold"
             problems.append(f"{what} {broken}")

@@ -19,9 +19,10 @@ Glossary (the field's standard terms, used throughout the package):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from operator import itemgetter
 from types import MappingProxyType
 
 from cp_sudoku.model.constraints import Cage, Constraint, Relation, SparseUnit, Unit, Visibility
@@ -169,6 +170,11 @@ class Puzzle:
         """Per constraint (:attr:`constraints` order), the grid positions of its cells."""
         return self._structure.positions
 
+    @property
+    def readers(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+        """Per constraint (:attr:`constraints` order), grid -> the values of its cells."""
+        return self._structure.readers
+
     @cached_property
     def _structure(self) -> _Structure:
         return _Structure.of(self)
@@ -245,6 +251,7 @@ class _Structure:
             tuple(self.index[cell] for cell in constraint.cells)
             for constraint in puzzle.constraints
         )
+        self.readers = tuple(_reader(places) for places in self.positions)
 
     @cached_property
     def peers(self) -> Mapping[Cell, frozenset[Cell]]:
@@ -273,6 +280,14 @@ class _Structure:
             puzzle.cells,
             puzzle.constraints,
         )
+
+
+def _reader(places: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """grid -> its values at ``places``, as a tuple (one C call for two places or more)."""
+    if len(places) == 1:
+        (only,) = places
+        return lambda grid: (grid[only],)
+    return itemgetter(*places)
 
 
 def _check_cells(group: Sequence[Cell], cells: set[Cell], what: str) -> None:
