@@ -47,7 +47,8 @@ def _bench(path: str, backend: str) -> tuple[float, float]:
              "--no-baselines", "--json-out", out.name],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
         )  # fmt: skip
-        record = json.load(open(out.name))["records"][0]
+        with open(out.name) as handle:
+            record = json.load(handle)["records"][0]
     return record["cpu_per_second"], record["per_second"]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from run_helpers import rows, write_puzzles
 
-from cp_sudoku.batch import Plan
+from cp_sudoku.run import Plan
 from cp_sudoku.model import UsageError
 from cp_sudoku.run.output import column_types, kind_of
 from cp_sudoku.run.resume import Spool

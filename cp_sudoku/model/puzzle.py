@@ -19,9 +19,11 @@ Glossary (the field's standard terms, used throughout the package):
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from itertools import pairwise
 from operator import itemgetter
 from types import MappingProxyType
 
@@ -77,9 +79,9 @@ class Puzzle:
     extras: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        ordered = tuple(sorted(self.cells))
-        if ordered != self.cells:  # a sorted tuple is kept as given: a builder's shared tuple
-            object.__setattr__(self, "cells", ordered)
+        cells = self.cells
+        if not isinstance(cells, tuple) or any(a >= b for a, b in pairwise(cells)):
+            object.__setattr__(self, "cells", tuple(sorted(cells)))
         object.__setattr__(self, "units", tuple(self.units))
         object.__setattr__(self, "cages", tuple(self.cages))
         object.__setattr__(self, "relations", tuple(self.relations))
@@ -91,11 +93,7 @@ class Puzzle:
 
     def __getstate__(self) -> dict[str, object]:
         """Plain values for pickling (the mappings are read-only proxies; caches dropped)."""
-        state = {
-            name: value
-            for name, value in self.__dict__.items()
-            if name not in ("index", "constraints", "peer_index", "_structure")
-        }
+        state = {name: value for name, value in self.__dict__.items() if name != "constraints"}
         state["givens"], state["labels"] = dict(self.givens), dict(self.labels)
         return state
 
@@ -160,29 +158,30 @@ class Puzzle:
         """Every constraint: units, cages, relations, clues (in that order)."""
         return (*self.units, *self.cages, *self.relations, *self.clues)
 
-    @cached_property
+    @property
     def index(self) -> Mapping[Cell, int]:
         """Cell -> its position in :attr:`cells` (and in a grid)."""
-        return self._structure.index
-
-    @property
-    def positions(self) -> tuple[tuple[int, ...], ...]:
-        """Per constraint (:attr:`constraints` order), the grid positions of its cells."""
-        return self._structure.positions
-
-    @property
-    def readers(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
-        """Per constraint (:attr:`constraints` order), grid -> the values of its cells."""
-        return self._structure.readers
-
-    @cached_property
-    def _structure(self) -> _Structure:
-        return _Structure.of(self)
+        return _structure(self.cells, self.units)[0]
 
     @property
     def peers(self) -> Mapping[Cell, frozenset[Cell]]:
-        """Cell -> the other cells of every unit it is in (computed once per structure)."""
-        return self._structure.peers
+        """Cell -> the other cells of every unit it is in.
+
+        Computed once per structure: puzzles that share their ``cells`` and
+        ``units`` tuples (every Sudoku of one size and box) share it.
+        """
+        return _structure(self.cells, self.units)[1]
+
+    @property
+    def readers(self) -> tuple[Reader, ...]:
+        """Per constraint (:attr:`constraints` order), grid -> the values of its cells.
+
+        Each is one ``operator.itemgetter``; the units' are shared by the
+        puzzles of one structure.
+        """
+        index, _, unit_readers = _structure(self.cells, self.units)
+        others = (*self.cages, *self.relations, *self.clues)
+        return unit_readers + tuple(_reader([index[cell] for cell in c.cells]) for c in others)
 
     def differ_pairs(self, cells: Sequence[Cell]) -> list[tuple[int, int]]:
         """Positions ``(i, j)``, i < j, of ``cells`` that are peers (so must differ)."""
@@ -201,114 +200,123 @@ class Puzzle:
             raise PuzzleError(
                 f"values must be {self.min_value}..n with n >= 1, got n = {self.max_value}"
             )
-        structure = _Structure.last
-        if structure is None or not structure.describes(self):
-            self._validate_structure()
-            structure = _Structure.of(self)
-        object.__setattr__(self, "_structure", structure)
-        index, values = structure.index, self.values
+        cells: set[Cell] | frozenset[Cell] | None = _known(
+            self.cells, self.units, self.rows, self.cols
+        )
+        if cells is None:  # cells and units not met before: check them too
+            cells = set(self.cells)
+            if len(cells) != len(self.cells):
+                raise PuzzleError("a cell is listed twice")
+            for cell in self.cells:
+                if not (0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols):
+                    raise PuzzleError(
+                        f"{cell_name(cell)} is outside the {self.rows}x{self.cols} grid",
+                        cells=[cell],
+                    )
+            for unit in self.units:
+                _check_cells(unit, cells)
+            _validated(self.cells, self.units, self.rows, self.cols, cells)
+        for constraint in self.constraints[len(self.units) :]:
+            _check_cells(constraint, cells)
+        values = self.values
         for cell, value in self.givens.items():
-            if cell not in index:
+            if cell not in cells:
                 raise PuzzleError(f"given at {cell_name(cell)}, which is not a cell", cells=[cell])
-            if type(value) is not int or value not in values:
+            if isinstance(value, bool) or not isinstance(value, int) or value not in values:
                 raise PuzzleError(
                     f"given {value!r} at {cell_name(cell)} is out of range "
                     f"{self.min_value}..{self.max_value}",
                     cells=[cell],
                 )
 
-    def _validate_structure(self) -> None:
-        """Cells inside the grid and not repeated; every constraint over cells."""
-        cells = set(self.cells)
-        if len(cells) != len(self.cells):
-            raise PuzzleError("a cell is listed twice")
-        for cell in self.cells:
-            if not (0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols):
-                raise PuzzleError(
-                    f"{cell_name(cell)} is outside the {self.rows}x{self.cols} grid", cells=[cell]
-                )
-        for constraint in self.constraints:
-            _check_cells(constraint.cells, cells, constraint.describe())
+
+#: grid -> the values of a constraint's cells.
+Reader = Callable[[Sequence[int]], tuple[int, ...]]
+#: Of one (cells, units) pair: cell index, peers, the units' readers.
+_Structure = tuple[Mapping[Cell, int], Mapping[Cell, frozenset[Cell]], tuple[Reader, ...]]
+_STRUCTURES: dict[tuple[int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], _Structure]] = {}
+#: (id(cells), id(units), rows, cols) -> (cells, units, the cells as a set), for the
+#: tuples a valid puzzle held: the next puzzle holding the very same ones skips their checks.
+_VALIDATED: dict[
+    tuple[int, int, int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], frozenset[Cell]]
+] = {}
+_STRUCTURES_KEPT = 64
+_STRUCTURES_LOCK = threading.Lock()
 
 
-class _Structure:
-    """What the puzzles of one structure share: grid positions of cells and of constraints.
-
-    The last structure built is remembered (:attr:`last`), so that the many
-    puzzles of one shape read in a row (a file of 9x9 Sudokus) are validated
-    and indexed once: a new puzzle only compares its cells and constraints with
-    it (the same objects, from a builder's cache, compare by identity).
-    """
-
-    last: _Structure | None = None
-
-    def __init__(self, puzzle: Puzzle) -> None:
-        self.key = (puzzle.rows, puzzle.cols, len(puzzle.units), puzzle.cells, puzzle.constraints)
-        self.index: Mapping[Cell, int] = MappingProxyType(
-            {cell: i for i, cell in enumerate(puzzle.cells)}
-        )
-        self.positions = tuple(
-            tuple(self.index[cell] for cell in constraint.cells)
-            for constraint in puzzle.constraints
-        )
-        self.readers = tuple(_reader(places) for places in self.positions)
-
-    @cached_property
-    def peers(self) -> Mapping[Cell, frozenset[Cell]]:
-        """Cell -> the other cells of every unit it is in."""
-        _, _, units, cells, constraints = self.key
-        found: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
-        for unit in constraints[:units]:
-            for cell in unit.cells:
-                found[cell].update(unit.cells)
-        return MappingProxyType({cell: frozenset(p - {cell}) for cell, p in found.items()})
-
-    @classmethod
-    def of(cls, puzzle: Puzzle) -> _Structure:
-        """The structure of ``puzzle`` (validated), remembered as the last one."""
-        found = cls.last
-        if found is None or not found.describes(puzzle):
-            found = cls.last = cls(puzzle)
-        return found
-
-    def describes(self, puzzle: Puzzle) -> bool:
-        """Whether ``puzzle`` has this structure (same grid, cells and constraints)."""
-        return self.key == (
-            puzzle.rows,
-            puzzle.cols,
-            len(puzzle.units),
-            puzzle.cells,
-            puzzle.constraints,
-        )
+def _structure(cells: tuple[Cell, ...], units: tuple[Unit, ...]) -> _Structure:
+    """The index and peers of ``cells`` and ``units``, shared by the puzzles that hold
+    these very tuples (looked up by identity, so the lookup costs no hashing)."""
+    key = (id(cells), id(units))
+    found = _STRUCTURES.get(key)
+    if found is not None and found[0] is cells and found[1] is units:
+        return found[2]
+    index = MappingProxyType({cell: i for i, cell in enumerate(cells)})
+    members: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
+    for unit in units:
+        for cell in unit.cells:
+            members[cell].update(unit.cells)
+    peers = MappingProxyType({cell: frozenset(p - {cell}) for cell, p in members.items()})
+    readers = tuple(_reader([index[cell] for cell in unit.cells]) for unit in units)
+    structure = (index, peers, readers)
+    with _STRUCTURES_LOCK:
+        if len(_STRUCTURES) >= _STRUCTURES_KEPT:
+            _STRUCTURES.clear()
+        _STRUCTURES[key] = (cells, units, structure)
+    return structure
 
 
-def _reader(places: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """grid -> its values at ``places``, as a tuple (one C call for two places or more)."""
+def _known(
+    cells: tuple[Cell, ...], units: tuple[Unit, ...], rows: int, cols: int
+) -> frozenset[Cell] | None:
+    """The set of ``cells`` when these very tuples were validated in a ``rows`` x ``cols``
+    grid before, else None (looked up by identity: no hashing)."""
+    found = _VALIDATED.get((id(cells), id(units), rows, cols))
+    if found is None or found[0] is not cells or found[1] is not units:
+        return None
+    return found[2]
+
+
+def _validated(
+    cells: tuple[Cell, ...], units: tuple[Unit, ...], rows: int, cols: int, members: set[Cell]
+) -> None:
+    """Remember that ``cells`` and ``units`` passed their checks in a ``rows`` x ``cols`` grid."""
+    with _STRUCTURES_LOCK:
+        if len(_VALIDATED) >= _STRUCTURES_KEPT:
+            _VALIDATED.clear()
+        _VALIDATED[(id(cells), id(units), rows, cols)] = (cells, units, frozenset(members))
+
+
+def _reader(places: Sequence[int]) -> Reader:
+    """grid -> its values at ``places`` as a tuple (one C call)."""
     if len(places) == 1:
         (only,) = places
         return lambda grid: (grid[only],)
     return itemgetter(*places)
 
 
-def _check_cells(group: Sequence[Cell], cells: set[Cell], what: str) -> None:
+def _check_cells(constraint: Constraint, cells: set[Cell] | frozenset[Cell]) -> None:
+    group = constraint.cells
     if not group:
-        raise PuzzleError(f"{what} has no cells")
+        raise PuzzleError(f"{constraint.describe()} has no cells")
     if len(set(group)) != len(group):
-        raise PuzzleError(f"{what} lists a cell twice", cells=group)
-    for cell in group:
-        if cell not in cells:
-            raise PuzzleError(f"{what} covers {cell_name(cell)}, which is not a cell", cells=[cell])
+        raise PuzzleError(f"{constraint.describe()} lists a cell twice", cells=group)
+    if not cells.issuperset(group):
+        cell = next(c for c in group if c not in cells)
+        raise PuzzleError(
+            f"{constraint.describe()} covers {cell_name(cell)}, which is not a cell", cells=[cell]
+        )
 
 
 def cells_of(rows: int, cols: int, skip: Iterable[Cell] = ()) -> tuple[Cell, ...]:
-    """All positions of a ``rows`` x ``cols`` grid, row-major, minus ``skip``."""
-    skipped = set(skip)
-    if not skipped:
-        return _all_cells(rows, cols)
-    return tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)
+    """All positions of a ``rows`` x ``cols`` grid, row-major, minus ``skip``.
+
+    The same tuple object for the same arguments, so puzzles of one shape
+    share their index and peers.
+    """
+    return _cells_of(rows, cols, frozenset(skip))
 
 
 @cache
-def _all_cells(rows: int, cols: int) -> tuple[Cell, ...]:
-    """Every position of a ``rows`` x ``cols`` grid, row-major (one tuple per shape)."""
-    return tuple((r, c) for r in range(rows) for c in range(cols))
+def _cells_of(rows: int, cols: int, skipped: frozenset[Cell]) -> tuple[Cell, ...]:
+    return tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)

@@ -26,10 +26,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from cp_sudoku.batch import default_jobs
 from cp_sudoku.model import UsageError
+from cp_sudoku.run.pool import cores
 from cp_sudoku.run.slices import Task, check_slice
-from cp_sudoku.run.table import Executor, Inline
+from cp_sudoku.run.table import Inline, Submitter
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def parse_cluster(spec: str) -> Cluster:
         UsageError: anything else, or N < 1.
     """
     if spec == "local":
-        return Cluster(workers=default_jobs())
+        return Cluster(workers=cores())
     if spec.startswith("local:"):
         count = spec.removeprefix("local:")
         if not count.isdigit() or int(count) < 1:
@@ -64,11 +64,11 @@ def parse_cluster(spec: str) -> Cluster:
 class Runner:
     """An executor, how many tasks it runs at once, and how a task is sent to it."""
 
-    executor: Executor
+    executor: Submitter
     workers: int
     dask: bool = False
 
-    def submit(self, executor: Executor, task: Task) -> Any:
+    def submit(self, executor: Submitter, task: Task) -> Any:
         """Send one slice; a Dask task is keyed by its slice (not hashed from its arguments)."""
         if self.dask:
             key = f"check-slice-{task.part.index}-{uuid.uuid4().hex[:8]}"

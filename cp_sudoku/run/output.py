@@ -43,8 +43,9 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.backends import backend_class
-from cp_sudoku.batch import Outcome
-from cp_sudoku.formats import grid_string
+from cp_sudoku.io import grid_string
+from cp_sudoku.run.loop import Outcome
+from cp_sudoku.run.work import Checked
 
 #: A chunk of rows, column-wise: column name -> one value per row.
 Columns = dict[str, list[Any]]
@@ -82,30 +83,30 @@ def column_types(backends: Sequence[str]) -> dict[str, str]:
     return types
 
 
-def columns_of(outcomes: Iterable[Outcome], backends: Sequence[str]) -> Columns:
+def columns_of(outcomes: Iterable[Outcome[Checked]], backends: Sequence[str]) -> Columns:
     """The rows of ``outcomes`` (in order) as columns."""
     names = column_types(backends)
     columns: Columns = {name: [] for name in names}
     stats = {name: backend_class(name).statistics for name in backends}
     for outcome in outcomes:
-        entry, verdict = outcome.entry, outcome.verdict
+        entry, checked = outcome.entry, outcome.value
         columns["source"].append(entry.source)
         columns["line"].append(entry.line)
-        if verdict is None or entry.puzzle is None:
+        if checked is None or entry.puzzle is None:
             columns["status"].append("invalid")
             columns["error"].append(str(entry.error))
             for name in names:
                 if name not in ("source", "line", "status", "error"):
                     columns[name].append(None)
             continue
-        alphabet = entry.puzzle.alphabet
+        verdict, alphabet = checked.verdict, entry.puzzle.alphabet
         columns["status"].append(verdict.status)
         columns["solution"].append(
             grid_string(verdict.solution, alphabet) if verdict.solution else None
         )
         columns["agree"].append(verdict.agree)
         columns["matches_stated"].append(
-            None if entry.solution is None else outcome.mismatch is None
+            None if entry.solution is None else checked.mismatch is None
         )
         columns["disagreements"].append("; ".join(verdict.disagreements) or None)
         columns["error"].append(None)

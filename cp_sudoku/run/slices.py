@@ -22,11 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.backends import Backend
-from cp_sudoku.batch import Outcome, Plan, stated_mismatch
-from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.formats import HEAD_LINES, READERS, Alphabet, Entry, ReadOptions, detect_format
+from cp_sudoku.io import READERS, Alphabet, Entry, ReadOptions, detect_format
+from cp_sudoku.io.registry import HEAD_LINES
 from cp_sudoku.model import PuzzleError, UsageError
+from cp_sudoku.run.loop import Outcome
 from cp_sudoku.run.output import Columns, columns_of
+from cp_sudoku.run.plan import Plan
+from cp_sudoku.run.work import Checked, check
 
 #: Formats whose entries are one physical line each, so a file can be cut anywhere between lines.
 SLICEABLE = ("line", "csv")
@@ -127,7 +129,7 @@ def read_slice(
         handle.seek(part.start)
         text = handle.read(part.end - part.start).decode("utf-8")
     lines = text.splitlines(keepends=True)
-    options = ReadOptions(box=box, alphabet=alphabet, format=file.format)
+    options = ReadOptions(box=box, alphabet=alphabet)
     shift = part.first_line - 1
     if file.header:
         lines.insert(0, file.header + "\n")
@@ -184,16 +186,10 @@ def check_slice(task: Task) -> tuple[int, Columns]:
     backends = built(plan)
     for backend in backends:  # a slice's effort counts must not depend on the slices before it
         backend.close()
-    rows: list[Outcome] = []
-    for entry in read_slice(task.file, task.part, task.box, task.alphabet):
-        if entry.puzzle is None:
-            rows.append(Outcome(entry))
-            continue
-        verdict = crosscheck(entry.puzzle, backends, limit=plan.limit, time_limit=plan.time_limit)
-        mismatch = None
-        if entry.solution is not None:
-            mismatch = stated_mismatch(entry.puzzle, verdict, entry.solution)
-        rows.append(Outcome(entry, verdict, mismatch))
+    rows: list[Outcome[Checked]] = [
+        Outcome(entry, check(entry, backends, plan) if entry.puzzle is not None else None)
+        for entry in read_slice(task.file, task.part, task.box, task.alphabet)
+    ]
     return task.part.index, columns_of(rows, plan.backends)
 
 

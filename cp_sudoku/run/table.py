@@ -15,15 +15,16 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from typing import Any, Protocol
 
-from cp_sudoku.batch import Plan
-from cp_sudoku.formats import Alphabet
+from cp_sudoku.io import Alphabet
 from cp_sudoku.run.output import Columns
+from cp_sudoku.run.plan import Plan
 from cp_sudoku.run.resume import Spool
 from cp_sudoku.run.slices import SlicedFile, Task, check_slice
 
 
-class Executor(Protocol):
-    """What runs the slices: ``submit(fn, arg)`` -> a future with ``result()``."""
+class Submitter(Protocol):
+    """What runs the slices: ``submit(fn, arg)`` -> a future with ``result()`` (a
+    ``concurrent.futures`` executor or a Dask client)."""
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any: ...
 
@@ -42,12 +43,12 @@ def run_table(
     file: SlicedFile,
     plan: Plan,
     spool: Spool,
-    executor: Executor,
+    executor: Submitter,
     *,
     window: int,
     box: tuple[int, int] | None = None,
     alphabet: Alphabet | None = None,
-    submit: Callable[[Executor, Task], Any] | None = None,
+    submit: Callable[[Submitter, Task], Any] | None = None,
 ) -> Iterator[tuple[int, Columns]]:
     """Check the slices the spool lacks; yield ``(slice index, rows)`` as each is put.
 
@@ -72,11 +73,11 @@ def run_table(
     spool.finish(len(file.slices))
 
 
-def _submit(executor: Executor, task: Task) -> Any:
+def _submit(executor: Submitter, task: Task) -> Any:
     return executor.submit(check_slice, task)
 
 
-class Tally:
+class RowCounts:
     """Rows counted by status, with disagreements and contradicted stated solutions."""
 
     def __init__(self) -> None:

@@ -11,13 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cp_sudoku.batch import Plan
-from cp_sudoku.formats import Alphabet
+from cp_sudoku.io import Alphabet
 from cp_sudoku.run.cluster import runner
 from cp_sudoku.run.output import kind_of, read_part
+from cp_sudoku.run.plan import Plan
 from cp_sudoku.run.resume import Spool
 from cp_sudoku.run.slices import cut, describe
-from cp_sudoku.run.table import Tally, run_table
+from cp_sudoku.run.table import RowCounts, run_table
 
 #: Lines of input per slice (a task): a few seconds of work for the fast back ends.
 SLICE_LINES = 3000
@@ -36,7 +36,7 @@ def check_to_file(
     alphabet: Alphabet | None = None,
     format: str | None = None,
     progress: Callable[[int], None] = lambda rows: None,
-) -> Tally:
+) -> RowCounts:
     """Check every puzzle of ``path`` into ``output``; the tally of every row in it.
 
     ``progress`` is called with the number of rows of each slice as it is
@@ -48,9 +48,9 @@ def check_to_file(
             run, a bad ``--cluster`` value, Dask or pyarrow missing.
         PuzzleError, OSError: an unreadable input.
     """
-    tally = Tally()
+    tally = RowCounts()
     if resume and Spool.complete(output):
-        tally.add(read_part(Path(output), kind_of(output), Tally.NAMES))
+        tally.add(read_part(Path(output), kind_of(output), RowCounts.NAMES))
         progress(tally.total)
         return tally
     file = cut(path, slice_lines, format)
@@ -62,7 +62,7 @@ def check_to_file(
     }
     spool = Spool(output, run, plan.backends, resume=resume)
     for index in sorted(spool.done()):
-        columns = spool.columns(index, Tally.NAMES)
+        columns = spool.columns(index, RowCounts.NAMES)
         tally.add(columns)
         progress(len(columns["status"]))
     with runner(jobs, cluster) as chosen:
