@@ -1,10 +1,9 @@
-"""The reading layer: no import cycle, the README's format block, hostile and odd input
+"""The reading layer: the README's format block, hostile and odd input
 (comments, bytes, separators, signs), errors at the right line, the API boundary, and the
 puzzlekit collections against their stated solutions."""
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
@@ -20,51 +19,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "cp_sudoku"
 LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 PUZZLEKIT = ("Skyscraper", "KenKen", "KillerSudoku", "JigsawSudoku", "Kakuro")
-
-
-def _module(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _imports() -> dict[str, set[str]]:
-    """Module -> the cp_sudoku modules it imports (names imported from a package that are
-    modules count as the module)."""
-    modules = {_module(p): p for p in PACKAGE.rglob("*.py")}
-    graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                if node.module.startswith("cp_sudoku"):
-                    found.add(node.module)
-                    found.update(
-                        f"{node.module}.{a.name}"
-                        for a in node.names
-                        if f"{node.module}.{a.name}" in modules
-                    )
-            elif isinstance(node, ast.Import):
-                found.update(a.name for a in node.names if a.name.startswith("cp_sudoku"))
-        graph[name] = {m for m in found if m in modules and m != name}
-    return graph
-
-
-def test_no_import_cycle_inside_the_package() -> None:
-    graph = _imports()
-    done: set[str] = set()
-
-    def visit(name: str, path: list[str]) -> None:
-        if name in path:
-            cycle = [*path[path.index(name) :], name]
-            pytest.fail("import cycle: " + " -> ".join(cycle))
-        if name in done:
-            return
-        for other in sorted(graph[name]):
-            visit(other, [*path, name])
-        done.add(name)
-
-    for name in sorted(graph):
-        visit(name, [])
 
 
 def test_readme_variant_format_block_reads_as_printed() -> None:
