@@ -23,7 +23,6 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from itertools import pairwise
 from operator import itemgetter
 from types import MappingProxyType
 
@@ -79,9 +78,9 @@ class Puzzle:
     extras: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        cells = self.cells
-        if not isinstance(cells, tuple) or any(a >= b for a, b in pairwise(cells)):
-            object.__setattr__(self, "cells", tuple(sorted(cells)))
+        ordered = tuple(sorted(self.cells))
+        if ordered != self.cells:  # a sorted tuple stays the very tuple given (shared by shape)
+            object.__setattr__(self, "cells", ordered)
         object.__setattr__(self, "units", tuple(self.units))
         object.__setattr__(self, "cages", tuple(self.cages))
         object.__setattr__(self, "relations", tuple(self.relations))
