@@ -39,6 +39,8 @@ from cp_sudoku.display import (
     side_by_side,
     verdict_record,
 )
+from cp_sudoku.encodings.exporters import EXPORTERS
+from cp_sudoku.encodings.exporters import export as write
 from cp_sudoku.formats import (
     DIGITS,
     HEAD_LINES,
@@ -55,7 +57,7 @@ from cp_sudoku.formats import (
     read_lines,
     read_text,
 )
-from cp_sudoku.model import Puzzle, PuzzleError
+from cp_sudoku.model import Puzzle, PuzzleError, UsageError
 from cp_sudoku.puzzles import sudoku
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -792,7 +794,13 @@ class _CompareRow:
 @main.command()
 @click.argument("puzzle")
 @click.option(
-    "--to", "target", type=click.Choice(["dimacs", "cpsat"]), required=True, help="What to write."
+    "--to",
+    "target",
+    type=click.Choice(list(EXPORTERS)),
+    required=True,
+    help="Format to write: "
+    + "; ".join(f"{name}: {e.summary}" for name, e in EXPORTERS.items())
+    + ".",
 )
 @click.option(
     "-o",
@@ -802,30 +810,30 @@ class _CompareRow:
 )
 @click.option(
     "--encoding",
-    default="optimised",
-    show_default=True,
     type=click.Choice(["minimal", "efficient", "extended", "optimised"]),
-    help="CNF encoding for --to dimacs (see the sat back end).",
+    help="CNF encoding, for the formats that take one (dimacs; default optimised).",
 )
 @reading_options
 def export(
     puzzle: str,
     target: str,
     output: str | None,
-    encoding: str,
+    encoding: str | None,
     box: tuple[int, int] | None,
     alphabet: Alphabet | None,
     format_: str | None,
 ) -> None:
-    """Write one puzzle's CNF as DIMACS, or its CP-SAT model as a text proto.
+    """Write one puzzle in another tool's format: DIMACS, CP-SAT, MiniZinc, XCSP3, OPB, LP, MPS.
 
     The DIMACS file starts with comments that map each variable to (row,
-    column, value), 1-based.
+    column, value), 1-based; the OPB file maps its variables to the 0-1
+    model's names (x_r1c2_5: r1c2 holds 5), which the LP and MPS files use.
 
     \b
     Examples:
       cp-sudoku export ......122..4.4.. --to dimacs -o tutorial.cnf
       cp-sudoku export models/sudoku-4x4-tutorial.txt --to cpsat
+      cp-sudoku export models/kenken-4x4-issue4.txt --to minizinc -o kenken.mzn
     """
     with _bad_input():
         entries = list(_entries(puzzle, box, alphabet, format_))
@@ -834,14 +842,10 @@ def export(
         entry = entries[0]
         if entry.puzzle is None:
             raise entry.error or PuzzleError("unreadable puzzle")
-        if target == "dimacs":
-            from cp_sudoku.backends.sat import to_cnf
-
-            text = "\n".join(to_cnf(entry.puzzle, encoding).dimacs_lines()) + "\n"
-        else:
-            from cp_sudoku.backends.cpsat import build_model
-
-            text = str(build_model(entry.puzzle)[0].proto)
+        try:
+            text = write(entry.puzzle, target, **({"encoding": encoding} if encoding else {}))
+        except UsageError as error:
+            _fail(str(error))
         if output is None:
             click.echo(text, nl=False)
         else:

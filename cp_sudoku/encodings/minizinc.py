@@ -56,6 +56,11 @@ class MiniZincModel:
         return tuple(x)  # type: ignore[arg-type]
 
 
+def minizinc(puzzle: Puzzle) -> str:
+    """The ``.mzn`` file text of ``puzzle``, its data inline."""
+    return to_minizinc(puzzle).text
+
+
 def to_minizinc(puzzle: Puzzle) -> MiniZincModel:
     """The MiniZinc model of ``puzzle`` with its data inline (see the module docstring)."""
     return _Writer(puzzle).result
