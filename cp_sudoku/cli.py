@@ -28,10 +28,10 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from cp_sudoku import __version__
-from cp_sudoku.backends import DEFAULT_BACKENDS, available
+from cp_sudoku.backends import DEFAULT_BACKENDS, available, backend_class
 from cp_sudoku.batch import Outcome, Plan, check_entries, default_jobs
 from cp_sudoku.bench import bench
-from cp_sudoku.crosscheck import Verdict, judge
+from cp_sudoku.crosscheck import DECLINED, Verdict, judge
 from cp_sudoku.display import (
     error_record,
     format_stats,
@@ -64,7 +64,6 @@ EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 128 + 13  # SIGPIPE
 _EXIT_OF_STATUS = {"unique": EXIT_OK, "multiple": EXIT_NOT_UNIQUE, "none": EXIT_NOT_UNIQUE}
 #: Statistics that measure the encoding rather than the search.
-ENCODING_STATS = ("variables", "clauses", "constraints")
 #: The built-in example: the Wikipedia "Sudoku" article's puzzle, the first
 #: example of the classic backtracking tutorial (4,208 tries in ``plain``).
 EXAMPLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -552,7 +551,8 @@ def _text_line(entry: Entry, verdict: Verdict) -> str:
 class _Summary:
     """Counts by status and time per back end over a run, and the exit code."""
 
-    def __init__(self) -> None:
+    def __init__(self, sizes: tuple[str, ...]) -> None:
+        self.sizes = sizes  # the statistics that measure encoding size, not effort
         self.statuses: Counter[str] = Counter()
         self.seconds: dict[str, float] = {}
         self.slowest: dict[str, float] = {}
@@ -731,7 +731,7 @@ def compare(
     from rich.table import Table
 
     plan = _plan(backends, limit, time_limit, sat_solver, max_tries)
-    rows = {name: _CompareRow() for name in plan.backends}
+    rows = {name: _CompareRow(backend_class(name).size_statistics) for name in plan.backends}
     code = EXIT_OK
     with _bad_input():
         entries = _entries(puzzle_or_file, box, alphabet, format_)
@@ -741,7 +741,8 @@ def compare(
                 code = max(code, EXIT_BAD_INPUT)
                 continue
             for name, result in outcome.verdict.results.items():
-                rows[name].add(result.status, result.seconds, result.stats)
+                status = DECLINED if result.stopped == DECLINED else result.status
+                rows[name].add(status, result.seconds, result.stats)
             _report(
                 outcome.entry.label,
                 outcome.verdict,
@@ -764,7 +765,8 @@ def compare(
 class _CompareRow:
     """One back end's figures summed over the puzzles compared."""
 
-    def __init__(self) -> None:
+    def __init__(self, sizes: tuple[str, ...]) -> None:
+        self.sizes = sizes  # the statistics that measure encoding size, not effort
         self.statuses: Counter[str] = Counter()
         self.seconds = 0.0
         self.effort: Counter[str] = Counter()
@@ -774,7 +776,7 @@ class _CompareRow:
         self.statuses[status] += 1
         self.seconds += seconds
         for name, value in stats.items():
-            (self.encoding if name in ENCODING_STATS else self.effort)[name] += value
+            (self.encoding if name in self.sizes else self.effort)[name] += value
 
     def cells(self) -> tuple[str, str, str, str]:
         puzzles = sum(self.statuses.values())

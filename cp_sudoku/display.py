@@ -156,7 +156,9 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
     alphabet, or null), ``agree``, ``disagreements``, ``matches_stated``
     (null when the source states no solution) and ``backends``: name ->
     ``status``, ``seconds``, ``solutions`` (count) and the back end's own
-    statistics.
+    statistics; a back end that declined the puzzle has ``stopped``
+    ``declined`` and its ``reason`` there, and ``declined`` lists it (it
+    took no part in the verdict).
     """
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
     return {
@@ -166,17 +168,23 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
         "solution": grid_string(verdict.solution, alphabet) if verdict.solution else None,
         "agree": verdict.agree,
         "disagreements": list(verdict.disagreements),
+        "declined": list(verdict.declined),
         "matches_stated": None if entry.solution is None else mismatch is None,
         "backends": {name: result_record(result) for name, result in verdict.results.items()},
     }
 
 
 def result_record(result: Result) -> dict[str, Any]:
-    """One back end's part of a JSON record: status, seconds, solutions, statistics."""
+    """One back end's part of a JSON record: status, seconds, solutions, statistics,
+    and what stopped it (``stopped``, ``reason``) when its search was not complete."""
+    stopped = {"stopped": result.stopped} if result.stopped else {}
+    if result.reason:
+        stopped["reason"] = result.reason
     return {
         "status": result.status,
         "seconds": round(result.seconds, 6),
         "solutions": len(result.solutions),
+        **stopped,
         **result.stats,
     }
 
