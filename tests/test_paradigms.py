@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
-from conftest import grid_of, lines
+from conftest import lines
 
-from cp_sudoku.analysis import load_collection
+from cp_sudoku.analysis import generated_killers, load_collection
 from cp_sudoku.backends import get_backend
 from cp_sudoku.backends.minizinc import INSTALL, missing
 from cp_sudoku.crosscheck import count, crosscheck
 from cp_sudoku.encodings.exact_cover import to_exact_cover
 from cp_sudoku.encodings.mip import to_mip
 from cp_sudoku.formats import parse_line, read_file
-from cp_sudoku.model import Cell, Puzzle, Unit, Unsupported, UsageError, is_solution
-from cp_sudoku.variants import killer
+from cp_sudoku.model import Puzzle, Unit, Unsupported, UsageError, is_solution
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 NO_MINIZINC = missing()
@@ -218,47 +216,20 @@ def test_kenken_larger_sample(data: Path) -> None:
     _kenken_agrees(30)
 
 
-def random_killer(solution: tuple[int, ...], seed: int, every: int = 0) -> Puzzle:
-    """A Killer Sudoku whose cages (2-4 cells, grown at random) sum to ``solution``'s values,
-    with every ``every``-th cell of it given (none when 0)."""
-    rng = random.Random(seed)
-    free: set[Cell] = {(r, c) for r in range(9) for c in range(9)}
-    cages = []
-    while free:
-        start = min(free)
-        cells, size = [start], rng.randint(2, 4)
-        free.discard(start)
-        while len(cells) < size:
-            near = [
-                (r + dr, c + dc)
-                for r, c in cells
-                for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                if (r + dr, c + dc) in free
-                and solution[(r + dr) * 9 + c + dc] not in {solution[a * 9 + b] for a, b in cells}
-            ]
-            if not near:
-                break
-            cell = rng.choice(sorted(near))
-            cells.append(cell)
-            free.discard(cell)
-        cages.append((sum(solution[r * 9 + c] for r, c in cells), cells))
-    grid = [v if every and k % every == 0 else 0 for k, v in enumerate(solution)]
-    return killer(cages, grid, name=f"killer-{seed}")
-
-
-def _killer_agrees(data: Path, size: int, every: int) -> None:
-    solutions = lines(data / "sudoku" / "norvig-top95.solutions.txt", size, 7)
+def _killer_agrees(size: int, every: int) -> None:
     backends = ("cpsat", "sat", "mip", "dlx") + (() if NO_MINIZINC else ("minizinc",))
-    for seed, text in enumerate(solutions):
-        puzzle = random_killer(grid_of(text), seed, every)
-        status = agree(puzzle, backends)
+    for entry in generated_killers(size, given_every=every):
+        assert entry.puzzle is not None and entry.solution is not None
+        status = agree(entry.puzzle, backends)
         assert status in ("unique", "multiple")
+        verdict = crosscheck(entry.puzzle, ["cpsat"], limit=1000)
+        assert entry.solution in verdict.solutions
 
 
-def test_killer_sample(data: Path) -> None:
-    _killer_agrees(data, 3, every=4)
+def test_killer_sample() -> None:
+    _killer_agrees(3, every=4)
 
 
 @pytest.mark.slow
-def test_killer_larger_sample(data: Path) -> None:
-    _killer_agrees(data, 6, every=0)
+def test_killer_larger_sample() -> None:
+    _killer_agrees(6, every=0)
