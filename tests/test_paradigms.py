@@ -233,3 +233,13 @@ def test_killer_sample() -> None:
 @pytest.mark.slow
 def test_killer_larger_sample() -> None:
     _killer_agrees(6, every=0)
+
+
+@needs_minizinc
+def test_minizinc_runs_inside_an_event_loop() -> None:
+    import asyncio
+
+    async def solve() -> int:
+        return get_backend("minizinc").solve(parse_line("34..12.....3...."), limit=10).count
+
+    assert asyncio.run(solve()) == 3

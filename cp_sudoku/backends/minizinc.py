@@ -19,8 +19,10 @@ time (``docs/backends.md`` has the figures).
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from functools import cache
 from typing import Any, ClassVar
@@ -47,6 +49,23 @@ def missing() -> str | None:
     except (LookupError, minizinc.error.MiniZincError) as error:
         return f"minizinc has no Gecode solver ({error}): {INSTALL}"
     return None
+
+
+def _solve(instance: Any, limit: int, timeout: timedelta | None) -> Any:
+    """``instance.solve``, in a thread of its own when this thread runs an event loop
+    (Jupyter, an async server): the package's synchronous call starts one of its own."""
+
+    def run() -> Any:
+        with warnings.catch_warnings():  # Debian's Gecode library overrides globals: noise
+            warnings.simplefilter("ignore")
+            return instance.solve(nr_solutions=limit, timeout=timeout)
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return run()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
 
 
 def _micros(value: Any) -> int:
@@ -102,9 +121,7 @@ class MiniZincBackend(Backend):
         remaining = clock.remaining()
         timeout = None if remaining is None else timedelta(seconds=max(remaining, 0.001))
         try:
-            with warnings.catch_warnings():  # Debian's Gecode library overrides globals: noise
-                warnings.simplefilter("ignore")
-                result = instance.solve(nr_solutions=sink.limit, timeout=timeout)
+            result = _solve(instance, sink.limit, timeout)
         except KeyboardInterrupt:
             raise Interrupted from None
         found = result.solution or []
