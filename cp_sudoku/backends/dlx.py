@@ -55,11 +55,19 @@ class Matrix:
         for option, columns in enumerate(cover.covers):
             for column in columns:
                 self.column_options[column].append(option)
-        self.conflicts: list[tuple[int, ...]] = []
+        # per option: each option sharing a column with it, and that option's other columns
+        # (the shared ones are covered by the choice, so their counts need no update: Knuth's
+        # cover() likewise leaves the covered column's own count alone)
+        self.conflicts: list[tuple[tuple[int, tuple[int, ...]], ...]] = []
         for option, columns in enumerate(cover.covers):
             others = {o for column in columns for o in self.column_options[column]}
             others.discard(option)
-            self.conflicts.append(tuple(sorted(others)))
+            self.conflicts.append(
+                tuple(
+                    (other, tuple(c for c in cover.covers[other] if c not in columns))
+                    for other in sorted(others)
+                )
+            )
         self.sizes = [len(options) for options in self.column_options]
         self.option_of = {option: j for j, option in enumerate(cover.options)}
 
@@ -76,7 +84,7 @@ class _Search:
         self.size = list(matrix.sizes)
         self.open = bytearray(cover.primary)
         self.uncovered = {k for k, primary in enumerate(cover.primary) if primary}
-        self.trail: list[int] = []
+        self.trail: list[tuple[int, tuple[int, ...]]] = []
         self.singles: list[int] = []
         self.grid = [0] * cells
         self.nodes = self.removals = 0
@@ -84,42 +92,46 @@ class _Search:
     def select(self, option: int) -> bool:
         """Choose ``option``: cover its columns, remove its conflicts; False on a dead end.
 
-        The removals are on the trail even when it fails, so :meth:`undo` always applies.
+        It stops at the first uncovered primary column left without options; the
+        removals made are on the trail, so :meth:`undo` always applies.
         """
-        covers, alive, size, opened = self.matrix.covers, self.alive, self.size, self.open
+        alive, size, opened = self.alive, self.size, self.open
         trail, singles = self.trail, self.singles
-        for column in covers[option]:
+        for column in self.matrix.covers[option]:
             if opened[column]:
                 opened[column] = 0
                 self.uncovered.discard(column)
         cell, value = self.matrix.cover.options[option]
         self.grid[cell] = value
-        ok = True
-        for other in self.matrix.conflicts[option]:
+        for entry in self.matrix.conflicts[option]:
+            other, columns = entry
             if alive[other]:
                 alive[other] = 0
-                trail.append(other)
-                for column in covers[other]:
+                trail.append(entry)
+                dead = False
+                for column in columns:  # every count of the entry, so undo can restore it
                     left = size[column] - 1
                     size[column] = left
                     if opened[column]:
                         if left == 0:
-                            ok = False
+                            dead = True
                         elif left == 1:
                             singles.append(column)
-        return ok
+                if dead:
+                    return False
+        return True
 
     def undo(self, option: int, mark: int) -> None:
         """Undo :meth:`select` of ``option``: restore the removals past ``mark``, reopen."""
-        covers, alive, size, trail = self.matrix.covers, self.alive, self.size, self.trail
+        alive, size, trail = self.alive, self.size, self.trail
         self.removals += len(trail) - mark
         while len(trail) > mark:
-            other = trail.pop()
+            other, columns = trail.pop()
             alive[other] = 1
-            for column in covers[other]:
+            for column in columns:
                 size[column] += 1
         primary = self.matrix.cover.primary
-        for column in covers[option]:
+        for column in self.matrix.covers[option]:
             if primary[column] and not self.open[column]:
                 self.open[column] = 1
                 self.uncovered.add(column)
