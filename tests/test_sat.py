@@ -131,7 +131,7 @@ def test_every_listed_solver_builds_and_honours_a_time_limit() -> None:
     empty = sudoku([0] * 81)
     for name in solver_names():
         start = time.perf_counter()
-        result = SatBackend(solver=name).solve(empty, limit=10**6, time_limit=0.2)
+        result = SatBackend(solver=name).solve(empty, limit=10**6, time_limit=3.0)
         assert result.status == "multiple", name
         assert not result.complete
-        assert time.perf_counter() - start < 10, name  # a generous bound that catches a hang
+        assert time.perf_counter() - start < 30, name  # a generous bound that catches a hang

@@ -228,13 +228,12 @@ class Backend(ABC):
 
     def declines(self, puzzle: Puzzle) -> str | None:
         """Why this back end does not solve ``puzzle`` (``not supported by dlx: Cage``), or None."""
-        missing = sorted({type(c).__name__ for c in puzzle.constraints} - self._supported_names())
+        if self.supports is ALL_TYPES:
+            return None
+        missing = {type(c) for c in puzzle.constraints} - self.supports
         if not missing:
             return None
-        return f"not supported by {self.name}: {', '.join(missing)}"
-
-    def _supported_names(self) -> set[str]:
-        return {t.__name__ for t in self.supports}
+        return f"not supported by {self.name}: {', '.join(sorted(t.__name__ for t in missing))}"
 
     def solve(
         self,

@@ -105,7 +105,7 @@ class Cnf:
         ``get_model`` does; variables above ``num_vars`` are ignored.
         """
         cell_of = self._cell_of
-        grid: list[int | None] = [None] * len(self.literal)
+        grid = [-1] * len(self.literal)  # -1: not decided yet (0 is a value in some kinds)
         for i, value in self.fixed.items():
             grid[i] = value
         top = self.num_vars
@@ -113,9 +113,9 @@ class Cnf:
             model = model[:top]  # in variable order, as get_model gives it: skip the rest
         for var in sorted([x for x in model if x > 0]):
             place = cell_of[var] if var <= top else None
-            if place is not None and grid[place[0]] is None:
+            if place is not None and grid[place[0]] < 0:
                 grid[place[0]] = place[1]
-        return tuple(0 if v is None else v for v in grid)
+        return tuple(grid)
 
     def blocking_clause(self, grid: Grid) -> list[int]:
         """A clause over cell variables that excludes exactly ``grid``."""

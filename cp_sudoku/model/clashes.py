@@ -35,14 +35,13 @@ def candidates(puzzle: Puzzle) -> list[list[int]]:
     A given cell's candidates are its value alone.  A list may be empty: the
     puzzle then has no solution.
     """
-    allowed = [set(puzzle.values) for _ in puzzle.cells]
-    index = puzzle.index
+    values, index, peers = puzzle.values, puzzle.index, puzzle.peers
+    allowed = [set(values) for _ in puzzle.cells]
     for cell, value in puzzle.givens.items():
         allowed[index[cell]] = {value}
     for cell, value in puzzle.givens.items():
-        for peer in puzzle.peers[cell]:
-            if peer not in puzzle.givens:
-                allowed[index[peer]].discard(value)
+        for peer in peers[cell]:
+            allowed[index[peer]].discard(value)
     return [sorted(values) for values in allowed]
 
 

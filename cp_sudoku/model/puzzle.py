@@ -19,9 +19,11 @@ Glossary (the field's standard terms, used throughout the package):
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
+from itertools import pairwise
 from types import MappingProxyType
 
 from cp_sudoku.model.constraints import Cage, Constraint, Relation, SparseUnit, Unit, Visibility
@@ -76,7 +78,9 @@ class Puzzle:
     extras: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cells", tuple(sorted(self.cells)))
+        cells = self.cells
+        if not isinstance(cells, tuple) or any(a >= b for a, b in pairwise(cells)):
+            object.__setattr__(self, "cells", tuple(sorted(cells)))
         object.__setattr__(self, "units", tuple(self.units))
         object.__setattr__(self, "cages", tuple(self.cages))
         object.__setattr__(self, "relations", tuple(self.relations))
@@ -88,11 +92,7 @@ class Puzzle:
 
     def __getstate__(self) -> dict[str, object]:
         """Plain values for pickling (the mappings are read-only proxies; caches dropped)."""
-        state = {
-            name: value
-            for name, value in self.__dict__.items()
-            if name not in ("peers", "index", "constraints", "peer_index")
-        }
+        state = {name: value for name, value in self.__dict__.items() if name != "constraints"}
         state["givens"], state["labels"] = dict(self.givens), dict(self.labels)
         return state
 
@@ -157,19 +157,19 @@ class Puzzle:
         """Every constraint: units, cages, relations, clues (in that order)."""
         return (*self.units, *self.cages, *self.relations, *self.clues)
 
-    @cached_property
+    @property
     def index(self) -> Mapping[Cell, int]:
         """Cell -> its position in :attr:`cells` (and in a grid)."""
-        return MappingProxyType({cell: i for i, cell in enumerate(self.cells)})
+        return _structure(self.cells, self.units)[0]
 
-    @cached_property
+    @property
     def peers(self) -> Mapping[Cell, frozenset[Cell]]:
-        """Cell -> the other cells of every unit it is in (computed once)."""
-        found: dict[Cell, set[Cell]] = {cell: set() for cell in self.cells}
-        for unit in self.units:
-            for cell in unit.cells:
-                found[cell].update(unit.cells)
-        return MappingProxyType({cell: frozenset(p - {cell}) for cell, p in found.items()})
+        """Cell -> the other cells of every unit it is in.
+
+        Computed once per structure: puzzles that share their ``cells`` and
+        ``units`` tuples (every Sudoku of one size and box) share it.
+        """
+        return _structure(self.cells, self.units)[1]
 
     def differ_pairs(self, cells: Sequence[Cell]) -> list[tuple[int, int]]:
         """Positions ``(i, j)``, i < j, of ``cells`` that are peers (so must differ)."""
@@ -197,7 +197,7 @@ class Puzzle:
                     f"{cell_name(cell)} is outside the {self.rows}x{self.cols} grid", cells=[cell]
                 )
         for constraint in self.constraints:
-            _check_cells(constraint.cells, cells, constraint.describe())
+            _check_cells(constraint, cells)
         for cell, value in self.givens.items():
             if cell not in cells:
                 raise PuzzleError(f"given at {cell_name(cell)}, which is not a cell", cells=[cell])
@@ -209,17 +209,54 @@ class Puzzle:
                 )
 
 
-def _check_cells(group: Sequence[Cell], cells: set[Cell], what: str) -> None:
+_Structure = tuple[Mapping[Cell, int], Mapping[Cell, frozenset[Cell]]]
+_STRUCTURES: dict[tuple[int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], _Structure]] = {}
+_STRUCTURES_KEPT = 64
+_STRUCTURES_LOCK = threading.Lock()
+
+
+def _structure(cells: tuple[Cell, ...], units: tuple[Unit, ...]) -> _Structure:
+    """The index and peers of ``cells`` and ``units``, shared by the puzzles that hold
+    these very tuples (looked up by identity, so the lookup costs no hashing)."""
+    key = (id(cells), id(units))
+    found = _STRUCTURES.get(key)
+    if found is not None and found[0] is cells and found[1] is units:
+        return found[2]
+    index = MappingProxyType({cell: i for i, cell in enumerate(cells)})
+    members: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
+    for unit in units:
+        for cell in unit.cells:
+            members[cell].update(unit.cells)
+    peers = MappingProxyType({cell: frozenset(p - {cell}) for cell, p in members.items()})
+    with _STRUCTURES_LOCK:
+        if len(_STRUCTURES) >= _STRUCTURES_KEPT:
+            _STRUCTURES.clear()
+        _STRUCTURES[key] = (cells, units, (index, peers))
+    return index, peers
+
+
+def _check_cells(constraint: Constraint, cells: set[Cell]) -> None:
+    group = constraint.cells
     if not group:
-        raise PuzzleError(f"{what} has no cells")
+        raise PuzzleError(f"{constraint.describe()} has no cells")
     if len(set(group)) != len(group):
-        raise PuzzleError(f"{what} lists a cell twice", cells=group)
-    for cell in group:
-        if cell not in cells:
-            raise PuzzleError(f"{what} covers {cell_name(cell)}, which is not a cell", cells=[cell])
+        raise PuzzleError(f"{constraint.describe()} lists a cell twice", cells=group)
+    if not cells.issuperset(group):
+        cell = next(c for c in group if c not in cells)
+        raise PuzzleError(
+            f"{constraint.describe()} covers {cell_name(cell)}, which is not a cell", cells=[cell]
+        )
 
 
 def cells_of(rows: int, cols: int, skip: Iterable[Cell] = ()) -> tuple[Cell, ...]:
-    """All positions of a ``rows`` x ``cols`` grid, row-major, minus ``skip``."""
-    skipped = set(skip)
+    """All positions of a ``rows`` x ``cols`` grid, row-major, minus ``skip``.
+
+    The same tuple object for the same arguments, so puzzles of one shape
+    share their index and peers.
+    """
+    return _cells_of(rows, cols, frozenset(skip))
+
+
+@cache
+def _cells_of(rows: int, cols: int, skipped: frozenset[Cell]) -> tuple[Cell, ...]:
     return tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)
