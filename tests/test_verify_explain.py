@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from cp_sudoku.datasets import data_dir
 from cp_sudoku.formats import read_file
 from cp_sudoku.model import Cell, Grid, Puzzle
-from cp_sudoku.puzzles import sudoku
+from cp_sudoku.puzzles import solved_grid, sudoku
 from cp_sudoku.verify.explain import LEVEL, TECHNIQUES, Explanation, explain
 from cp_sudoku.verify.proof import prove
 
@@ -120,3 +121,29 @@ def test_a_puzzle_without_solution_ends_in_a_contradiction() -> None:
     explanation = explain(sudoku([int(c) if c != "." else 0 for c in "31.....2..1..3.."]))
     assert explanation.outcome == "contradiction"
     assert "no candidate" in explanation.where or "no place" in explanation.where
+
+
+def test_every_technique_is_sound_on_random_candidate_grids() -> None:
+    # candidate grids that hold the true solution (each open cell: its value plus random others,
+    # none taken by a placed peer); every technique's first step must keep every true value
+    from cp_sudoku.verify.explain import _FINDERS, _Grid
+
+    rng = random.Random(19)
+    fired: set[str] = set()
+    for trial in range(300):
+        solution = solved_grid((3, 3), trial)
+        puzzle = sudoku([v if rng.random() < 0.25 else 0 for v in solution])
+        true = dict(zip(puzzle.cells, solution, strict=True))
+        g = _Grid(puzzle)
+        density = rng.choice([0.1, 0.2, 0.35])
+        for cell in g.open():
+            g.cands[cell] = {true[cell]} | {v for v in g.cands[cell] if rng.random() < density}
+        for find in _FINDERS:
+            step = find(g)
+            if step is None:
+                continue
+            fired.add(step.technique)
+            assert all(true[c] != v for c, v in step.removes), step.text
+            assert all(true[c] == v for c, v in step.places), step.text
+    expected = {name for name, _ in TECHNIQUES} - {"cage combinations", "relation and clue tuples"}
+    assert fired == expected
