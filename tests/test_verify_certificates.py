@@ -189,3 +189,17 @@ def test_every_forum_hardest_puzzle_proves_and_verifies(tmp_path: Path) -> None:
         assert entry.puzzle is not None
         done = certify(entry.puzzle, tmp_path, "p")
         assert done.status == "unique" and not done.failures
+
+
+def test_records_give_one_row_per_puzzle_for_notebooks() -> None:
+    from cp_sudoku.verify import records
+
+    rows = records(read_file(MODELS / "sudoku-9x9-hard.txt"))
+    assert [row["line"] for row in rows] == [7, 8, 9]
+    for row in rows:
+        assert row["status"] == "unique" and row["holds"] is True
+        assert row["proof_lines"] > 0 and row["cnf_clauses"] > 0
+        assert row["check_seconds"] > 0 and row["verify_seconds"] > 0
+    assert rows[0]["outcome"] == "solved" and rows[0]["hardest"] == "hidden single"
+    assert rows[0]["level"] == 2 and rows[0]["techniques"]["hidden single"] > 0
+    assert rows[1]["outcome"] == "stalled" and rows[1]["level"] is None
