@@ -114,6 +114,7 @@ def test_a_stall_says_where_and_lists_the_candidates_left() -> None:
     assert explanation.grade.startswith("beyond simple colouring")
     closing = explanation.record()[-1]
     assert closing["candidates"] and "stalled after" in closing["text"]
+    assert explanation.candidates_text().startswith("r1c2=478 r1c3=")
     assert LEVEL["simple colouring"] == len(TECHNIQUES)
 
 

@@ -65,6 +65,8 @@ def _line(entry: Entry, done: Certified) -> str:
         text += "  NOT CHECKED: " + "; ".join(done.failures)
     if done.explanation is not None:
         text += f"\n  {done.explanation.summary()}"
+        if done.explanation.left:
+            text += f"\n  candidates left: {done.explanation.candidates_text()}"
     return text
 
 
