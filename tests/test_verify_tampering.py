@@ -176,6 +176,11 @@ def test_a_none_certificate_for_a_puzzle_with_a_solution(unique: Path) -> None:
     _rejected(unique, "dratify rejects the proof")
 
 
+def test_an_encoding_the_encoder_test_does_not_cover(unique: Path) -> None:
+    _edit(unique, lambda r: r.update(encoding="minimal"))
+    _rejected(unique, "encoding 'minimal' is not one verify accepts")
+
+
 def test_a_status_that_does_not_fit_the_solutions(unique: Path) -> None:
     _edit(unique, lambda r: r.update(status="multiple"))
     _rejected(unique, "a multiple certificate states at least two solution(s), this one 1")
