@@ -12,7 +12,7 @@ from verify_grids import checker_solutions
 
 from cp_sudoku.datasets import data_dir
 from cp_sudoku.formats import read_file
-from cp_sudoku.model import is_solution
+from cp_sudoku.model import PuzzleError, is_solution
 from cp_sudoku.puzzles import sudoku
 from cp_sudoku.verify.certificate import KEYS, certificate_name
 from cp_sudoku.verify.certify import certify
@@ -203,3 +203,12 @@ def test_records_give_one_row_per_puzzle_for_notebooks() -> None:
     assert rows[0]["outcome"] == "solved" and rows[0]["hardest"] == "hidden single"
     assert rows[0]["level"] == 2 and rows[0]["techniques"]["hidden single"] > 0
     assert rows[1]["outcome"] == "stalled" and rows[1]["level"] is None
+
+
+def test_a_puzzle_whose_text_does_not_read_back_is_bad_input(tmp_path: Path) -> None:
+    from cp_sudoku.variants import kenken
+
+    hidden = kenken(2, [(3, "?", [(0, 0), (0, 1)]), (3, "+", [(1, 0), (1, 1)])])
+    with pytest.raises(PuzzleError, match="variant text does not read back"):
+        certify(hidden, tmp_path, "hidden")
+    assert not list(tmp_path.iterdir())
