@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cp_sudoku.datasets import data_dir
-from cp_sudoku.formats import read_file
+from cp_sudoku.io import read_file
 from cp_sudoku.model import Cell, Grid, Puzzle
 from cp_sudoku.puzzles import solved_grid, sudoku
 from cp_sudoku.verify.explain import LEVEL, TECHNIQUES, Explanation, explain
@@ -27,7 +26,7 @@ def replay(puzzle: Puzzle, explanation: Explanation, solution: Grid) -> None:
     for unit in puzzle.units:
         for cell in unit.cells:
             peers[cell].update(c for c in unit.cells if c != cell)
-    cands = {cell: set(range(1, puzzle.max_value + 1)) for cell in puzzle.cells}
+    cands = {cell: set(puzzle.values) for cell in puzzle.cells}
 
     def place(cell: Cell, value: int) -> None:
         assert true[cell] == value, f"places {value} at {cell}, the solution has {true[cell]}"
@@ -70,10 +69,8 @@ def test_every_step_on_the_unique_models_is_sound() -> None:
     assert {"naked single", "hidden single", "cage combinations", "naked pair"} <= used
 
 
-def test_every_technique_but_the_hidden_quad_on_top1465_is_sound() -> None:
-    path = data_dir() / "sudoku" / "magictour-top1465.txt"
-    if not path.exists():
-        pytest.skip(f"data absent: {path}")
+def test_every_technique_but_the_hidden_quad_on_top1465_is_sound(data: Path) -> None:
+    path = data / "sudoku" / "magictour-top1465.txt"
     entries = [e for e in read_file(path) if e.line in TOP1465_LINES]
     used: set[str] = set()
     for entry in entries:
@@ -88,10 +85,8 @@ def test_every_technique_but_the_hidden_quad_on_top1465_is_sound() -> None:
 
 
 @pytest.mark.slow
-def test_every_step_on_400_of_top1465_is_sound() -> None:
-    path = data_dir() / "sudoku" / "magictour-top1465.txt"
-    if not path.exists():
-        pytest.skip(f"data absent: {path}")
+def test_every_step_on_400_of_top1465_is_sound(data: Path) -> None:
+    path = data / "sudoku" / "magictour-top1465.txt"
     for entry in list(read_file(path))[:400]:
         assert entry.puzzle is not None
         _check(entry.puzzle)

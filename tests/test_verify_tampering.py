@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cp_sudoku.formats import read_file
+from cp_sudoku.cli import main
+from cp_sudoku.io import read_file
 from cp_sudoku.verify.certificate import sha256
 from cp_sudoku.verify.certify import certify
 from cp_sudoku.verify.check import verify
-from cp_sudoku.verify.commands import verify as verify_command
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -39,7 +39,7 @@ def _rejected(path: Path, *expected: str) -> str:
     message = "; ".join(report.failures)
     for words in expected:
         assert words in message, message
-    result = CliRunner().invoke(verify_command, [str(path)])
+    result = CliRunner().invoke(main, ["verify", str(path)])
     assert result.exit_code == 1
     assert result.output.count("REJECTED") == 1
     return message

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cp_sudoku.encodings.cnf import to_cnf
-from cp_sudoku.model import Puzzle, PuzzleError, cell_name, clashes
-from cp_sudoku.variant_formats import parse_variant, variant_text
+from cp_sudoku.io import parse_text, to_text
+from cp_sudoku.model import Puzzle, cell_name, clashes
 from cp_sudoku.verify.certificate import update, write_files
 from cp_sudoku.verify.check import CHECKER, checker_version, verify
 from cp_sudoku.verify.explain import Explanation, explain
@@ -71,17 +71,11 @@ def certify(
     seconds bounds the solver; when it runs out nothing is written.
 
     Raises:
-        PuzzleError: the puzzle's kind has no variant text format, or its
-            text does not read back (a KenKen cage with a hidden operator, today).
+        PuzzleError: the puzzle has no variant text (see :func:`cp_sudoku.io.to_text`).
         OSError: the directory cannot be written.
     """
-    text = variant_text(puzzle)
-    try:
-        stated = parse_variant(text, source=name)
-    except PuzzleError as error:
-        raise PuzzleError(
-            f"cannot certify: the puzzle's variant text does not read back ({error})"
-        ) from None
+    text = to_text(puzzle)
+    stated = parse_text(text, source=name)
     clash = next(iter(clashes(stated)), None)
     if clash is None:
         run = prove(stated, solver=solver, time_limit=time_limit)

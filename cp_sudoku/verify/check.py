@@ -30,8 +30,8 @@ from types import ModuleType
 from typing import Any
 
 from cp_sudoku.encodings.cnf import to_cnf
+from cp_sudoku.io import parse_text
 from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, UsageError, cell_name, violations
-from cp_sudoku.variant_formats import parse_variant
 from cp_sudoku.verify.certificate import read, sha256
 from cp_sudoku.verify.proof import dimacs_text, refuted_formula
 
@@ -131,7 +131,7 @@ def verify(path: Path) -> Report:
     record = read(path)
     status = str(record["status"])
     try:
-        puzzle = parse_variant(str(record["puzzle"]), source="puzzle")
+        puzzle = parse_text(str(record["puzzle"]), source="puzzle")
     except PuzzleError as error:
         return Report(path, status, (f"the puzzle does not read: {error}",), 0.0)
     failures = list(_statement_failures(puzzle, record))
