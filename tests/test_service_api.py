@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import signal
 from collections.abc import Iterator
 from importlib.resources import files
 from pathlib import Path
@@ -13,7 +15,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from service_support import TUTORIAL, TUTORIAL_SOLUTION, cli_records, comparable, served
+from service_support import PATIENCE, TUTORIAL, TUTORIAL_SOLUTION, cli_records, comparable, served
 
 from cp_sudoku.cli import main as cli
 from cp_sudoku.formats import read_text
@@ -233,3 +235,15 @@ def test_busy_is_raised_past_the_capacity(tmp_path: Path) -> None:
             await runner.close()
 
     asyncio.run(scenario())
+
+
+def test_a_killed_worker_is_replaced(inprocess: TestClient) -> None:
+    runner: Runner = inprocess.app.state.runner  # type: ignore[attr-defined]
+    victim = runner._pool._workers[0].process
+    os.kill(victim.pid, signal.SIGKILL)  # type: ignore[arg-type]
+    victim.join(PATIENCE)
+    for _ in range(2 * runner.workers):  # every worker answers, the new one included
+        answer = inprocess.post("/v1/check", json={"puzzle": TUTORIAL})
+        assert answer.status_code in (200, 503)  # 503 only for a request the kill caught
+    assert inprocess.post("/v1/check", json={"puzzle": TUTORIAL}).json()["status"] == "unique"
+    assert victim not in [w.process for w in runner._pool._workers]
