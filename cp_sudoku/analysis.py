@@ -21,12 +21,12 @@ from pysat.solvers import Solver
 from cp_sudoku.backends import Backend, get_backend
 from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.backends.sat import ENCODINGS, to_cnf
-from cp_sudoku.batch import stated_mismatch
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.datasets import dataset_path
 from cp_sudoku.formats import Entry, parse_line, puzzle_string, read_file
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
 from cp_sudoku.puzzles import default_box, generated_sudoku
+from cp_sudoku.run import Checked, InProcess, Outcome, Plan, check, run
 from cp_sudoku.singles import Deduction, solve_singles
 
 if TYPE_CHECKING:
@@ -225,7 +225,7 @@ def run_records(
       ``seconds`` (wall clock, building included);
     - ``verdict`` (the agreed status) and ``agree`` (no contradiction, every grid checked);
     - ``matches_stated``: whether the verdict agrees with the solution the
-      source states (:func:`cp_sudoku.batch.stated_mismatch`), None when it
+      source states (:func:`cp_sudoku.run.stated_mismatch`), None when it
       states none;
     - every statistic of the back end under its own name (``tries``,
       ``branches``, ``conflicts`` ...), absent for back ends without it;
@@ -235,22 +235,25 @@ def run_records(
     ``progress`` shows a progress bar (rich) over the puzzles.
     """
     built = [get_backend(b) if isinstance(b, str) else b for b in backends]
-    items: Iterable[Entry] = entries
+    plan = Plan(tuple(b.name for b in built), limit=limit, time_limit=time_limit)
+    items = list(entries) if progress else entries
+    outcomes: Iterable[Outcome[Checked]] = run(items, check, plan, InProcess(built))
     if progress:
         from rich.progress import track
 
-        items = track(list(entries), description=set_name or "puzzles")
+        total = len(items) if isinstance(items, list) else None
+        outcomes = track(outcomes, total=total, description=set_name or "puzzles")
     records: list[Record] = []
-    for entry in items:
+    for outcome in outcomes:
+        entry, checked = outcome.entry, outcome.value
         where = {"set": set_name or entry.source, "puzzle": entry.label}
-        if entry.puzzle is None:
+        if entry.puzzle is None or checked is None:
             records += [
                 {**where, "backend": b.name, "status": "error", "error": str(entry.error)}
                 for b in built
             ]
             continue
-        puzzle = entry.puzzle
-        verdict = crosscheck(puzzle, built, limit=limit, time_limit=time_limit)
+        puzzle, verdict = entry.puzzle, checked.verdict
         for name, result in verdict.results.items():
             records.append(
                 {
@@ -265,9 +268,7 @@ def run_records(
                     "verdict": verdict.status,
                     "agree": verdict.agree,
                     **result.stats,
-                    "matches_stated": None
-                    if entry.solution is None
-                    else stated_mismatch(puzzle, verdict, entry.solution) is None,
+                    "matches_stated": None if entry.solution is None else checked.mismatch is None,
                     "error": None,
                 }
             )

@@ -42,30 +42,28 @@ bad line is reported and the rest still run).
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import resource
 import statistics
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
+from itertools import chain
 from pathlib import Path
 
-import click
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, available, get_backend
+from cp_sudoku.backends import DEFAULT_BACKENDS, available
 from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.datasets import dataset_alphabet, dataset_path
-from cp_sudoku.formats import read_file
-from cp_sudoku.model import Puzzle, PuzzleError, is_solution
+from cp_sudoku.formats import Entry, read_file
+from cp_sudoku.model import Puzzle, PuzzleError, UsageError, is_solution
 from cp_sudoku.puzzles import generated_sudoku
+from cp_sudoku.run import Plan, run, solve_each
 
 #: Baselines run beside the chosen back ends, with their options.
 BASELINES: dict[str, dict[str, int]] = {
@@ -112,11 +110,14 @@ def load_dataset(spec: str, limit: int | None = None) -> Dataset:
     """The first ``limit`` puzzles (all when None) of a data set; see the module docstring.
 
     Raises:
+        UsageError: a directory.
         PuzzleError: no such file or collection; a malformed ``generated:`` spec.
         OSError: the file cannot be read.
     """
     if spec.startswith(_GENERATED):
         return _generated(spec, limit)
+    if Path(spec).is_dir():
+        raise UsageError(f"{spec} is a directory: expected a puzzle file or a data set name")
     path = dataset_path(spec)
     found = Dataset(path.stem, [])
     for entry in read_file(path, alphabet=dataset_alphabet(path)):
@@ -177,34 +178,34 @@ def measure(
 
     ``time_limit``: seconds per solve (None: none); past it the verdict is ``unknown``.
 
+    Each solve's time is the back end's own clock (:attr:`Result.seconds`,
+    compiling included); the CPU time is the process's over the same call.
+
     Raises:
-        ValueError: an unknown back end, ``repeat < 1``, or an empty data set.
+        UsageError: an unknown back end or option, ``repeat < 1``, or an empty data set.
     """
     if repeat < 1:
-        raise ValueError(f"repeat must be at least 1, got {repeat}")
+        raise UsageError(f"repeat must be at least 1, got {repeat}")
     if not dataset.puzzles:
-        raise ValueError(f"data set {dataset.name} has no puzzle to measure")
-    solver = get_backend(backend, **(options or {}))
+        raise UsageError(f"data set {dataset.name} has no puzzle to measure")
+    plan = Plan((backend,), {backend: options or {}}, limit=2, time_limit=time_limit)
+    entries = [
+        Entry(dataset.name, number, "", puzzle=puzzle)
+        for number, puzzle in enumerate(dataset.puzzles, start=1)
+    ]
     scope = _reset_peak_rss()
     start_rss = _peak_rss_mib()  # just reset: the current resident size
     times: list[float] = []
     cpu = 0.0
     verdicts: Counter[str] = Counter()
     rejected = 0
-    try:
-        for _ in range(repeat):
-            for puzzle in dataset.puzzles:
-                cpu_start = time.process_time()
-                start = time.perf_counter()
-                result = solver.solve(puzzle, limit=2, time_limit=time_limit)
-                times.append(time.perf_counter() - start)
-                cpu += time.process_time() - cpu_start
-                verdicts[result.status] += 1
-                rejected += sum(not is_solution(puzzle, grid) for grid in result.solutions)
-    finally:
-        close = getattr(solver, "close", None)
-        if close is not None:
-            close()
+    for outcome in run(chain.from_iterable([entries] * repeat), solve_each, plan):
+        assert outcome.value is not None and outcome.entry.puzzle is not None
+        result = outcome.value.results[backend]
+        times.append(result.seconds)
+        cpu += outcome.value.cpu_seconds[backend]
+        verdicts[result.status] += 1
+        rejected += sum(not is_solution(outcome.entry.puzzle, grid) for grid in result.solutions)
     wall = sum(times)
     times.sort()
     return Record(
@@ -271,11 +272,11 @@ def run_bench(
 
     Raises:
         PuzzleError: a data set that cannot be found, or that holds no puzzle.
-        ValueError: an unknown back end or ``repeat < 1``.
+        UsageError: an unknown back end or ``repeat < 1``.
     """
     unknown = [name for name in backends if name not in available()]
     if unknown:
-        raise ValueError(f"unknown back end {unknown[0]!r}; choose from {', '.join(available())}")
+        raise UsageError(f"unknown back end {unknown[0]!r}; choose from {', '.join(available())}")
     extra = [name for name in BASELINES if baselines and name not in backends]
     records: list[Record] = []
     errors: list[str] = []
@@ -344,108 +345,3 @@ def table(records: Iterable[Record]) -> Table:
             "/".join(f"{record.verdicts[status]:,}" for status in STATUSES),
         )
     return grid
-
-
-@click.command()
-@click.argument("datasets", nargs=-1, required=True)
-@click.option(
-    "--backend",
-    "backends",
-    multiple=True,
-    type=click.Choice(available()),
-    help=f"Back end to measure (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
-)
-@click.option(
-    "--limit-puzzles",
-    type=click.IntRange(min=1),
-    help="Measure only the first N puzzles of each data set.",
-)
-@click.option(
-    "--repeat",
-    default=1,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Solve each data set R times (figures pool every solve).",
-)
-@click.option("--no-baselines", is_flag=True, help="Skip the baselines.")
-@click.option(
-    "--baseline-puzzles",
-    default=300,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Baselines run on the first N puzzles of each data set.",
-)
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    help="Seconds per solve; past it the verdict is unknown (default: no limit).",
-)
-@click.option(
-    "--json-out",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write the report as JSON to this file.",
-)
-def bench(
-    datasets: tuple[str, ...],
-    backends: tuple[str, ...],
-    limit_puzzles: int | None,
-    repeat: int,
-    no_baselines: bool,
-    baseline_puzzles: int,
-    time_limit: float | None,
-    json_out: Path | None,
-) -> None:
-    """Measure back ends on puzzle collections, with uniqueness proven (limit 2).
-
-    DATASETS are files, names of the shared collections (royle-17clue,
-    magictour-top1465, forum-hardest-1106, norvig-top95, sudoku16x16_hard,
-    sudoku25x25_easy, ...), or generated:RxC[:COUNT[:BLANK_FRACTION]].
-    Baselines (cpsat-naive, sat-naive, backtrack-plain capped at 10,000
-    tries) run beside the chosen back ends unless --no-baselines.
-
-    \b
-    Example:
-      cp-sudoku bench royle-17clue forum-hardest-1106 --backend sat --json-out bench.json
-      cp-sudoku bench sudoku16x16_hard generated:6x6:5 --backend cpsat --no-baselines
-    """
-    console = Console(stderr=True)
-    shown: list[Record] = []
-
-    def progress(record: Record) -> None:
-        shown.append(record)
-        console.print(
-            f"bench: {record.dataset} / {record.backend}: {record.puzzles:,} puzzles, "
-            f"{record.per_second:,.0f}/s"
-        )
-
-    try:
-        report = run_bench(
-            datasets,
-            backends or DEFAULT_BACKENDS,
-            limit_puzzles=limit_puzzles,
-            repeat=repeat,
-            baselines=not no_baselines,
-            baseline_puzzles=baseline_puzzles,
-            time_limit=time_limit,
-            on_record=progress,
-        )
-    except (PuzzleError, OSError, ValueError) as error:
-        click.echo(f"cp-sudoku: error: {error}", err=True)
-        sys.exit(2)
-    for message in report["errors"]:
-        click.echo(f"cp-sudoku: error: {message}", err=True)
-    out = Console()
-    if not out.is_terminal:
-        out = Console(width=160)  # a file or pipe: the whole table, unwrapped
-    out.print(table(shown))
-    if any(record.baseline for record in shown):
-        click.echo(f"* baseline, on the first {baseline_puzzles} puzzles of each set")
-    for record in shown:
-        if record.rejected:
-            click.echo(
-                f"cp-sudoku: error: {record.backend} returned {record.rejected} grids that fail "
-                f"the checker on {record.dataset}",
-                err=True,
-            )
-    if json_out is not None:
-        json_out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -4,8 +4,7 @@ The collections are not part of the package: they are read from a data
 folder, found in this order:
 
 1. the ``CP_SUDOKU_DATA`` environment variable;
-2. ``../shared/data`` beside the current directory or beside the project;
-3. ``/work/shared/data``.
+2. ``../shared/data`` beside the current directory or beside the project.
 
 Names are file stems: ``royle-17clue`` is ``sudoku/royle-17clue.txt``,
 ``sudoku16x16_hard`` is ``sudoku-large/sudoku16x16_hard.txt``.
@@ -16,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cp_sudoku.model import PuzzleError
+from cp_sudoku.model import UsageError
 
 _PROJECT = Path(__file__).resolve().parents[1]
 
@@ -35,18 +34,17 @@ def data_dir() -> Path:
     """The shared data folder.
 
     Raises:
-        PuzzleError: none of the places above holds it.
+        UsageError: none of the places above holds it.
     """
     candidates = [Path(p) for p in (os.environ.get("CP_SUDOKU_DATA"),) if p]
     candidates += [
         Path.cwd() / ".." / "shared" / "data",
         _PROJECT / ".." / "shared" / "data",
-        Path("/work/shared/data"),
     ]
     for folder in candidates:
         if (folder / "sudoku").is_dir():
             return folder.resolve()
-    raise PuzzleError(
+    raise UsageError(
         "shared data folder not found; set CP_SUDOKU_DATA to the folder holding sudoku/"
     )
 
@@ -55,7 +53,7 @@ def dataset_path(name: str) -> Path:
     """The file of a shared collection, by name (file stem) or as a path.
 
     Raises:
-        PuzzleError: no such file or collection.
+        UsageError: no such file or collection, or no data folder.
     """
     path = Path(name)
     if path.is_file():
@@ -65,7 +63,7 @@ def dataset_path(name: str) -> Path:
         if found.stem == name or found.name == name:
             return found
     known = ", ".join(sorted(p.stem for p in root.glob("*/*") if p.suffix in (".txt", ".jsonl")))
-    raise PuzzleError(f"no data set or file named {name!r}; known sets: {known}")
+    raise UsageError(f"no data set or file named {name!r}; known sets: {known}")
 
 
 def dataset_alphabet(path: str | Path) -> str | None:

@@ -12,24 +12,23 @@ has a box shape, ``|`` separates the boxes of a band and a line of ``-`` and
     . 9 8 | . . . | . 6 .
     ------+-------+------
 
-The line reader of :mod:`cp_sudoku.formats` reads these grids back.
+The grid reader of :mod:`cp_sudoku.io` reads these grids back.
 
-Extending: a kind that shows more registers a renderer ``(puzzle, grid) ->
-text`` in ``RENDERERS[puzzle.kind]``; the variants (KenKen cage targets,
-Kakuro clues, jigsaw outlines) are drawn by :mod:`cp_sudoku.variant_display`.
+A kind that shows more (KenKen cage targets, Kakuro clues, jigsaw outlines,
+Futoshiki signs, Skyscraper clues, the marks of extras) draws itself: its
+:attr:`~cp_sudoku.kinds.base.Kind.draw` (:mod:`cp_sudoku.kinds.drawing`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cp_sudoku.backends.base import Result
-from cp_sudoku.crosscheck import Verdict
-from cp_sudoku.formats import Entry, alphabet_of, grid_string
+from cp_sudoku.crosscheck import Count, Verdict
+from cp_sudoku.io import Entry, alphabet_of, grid_string
+from cp_sudoku.kinds import KINDS
 from cp_sudoku.model import Cell, Puzzle
-
-Renderer = Callable[[Puzzle, "Sequence[int] | None"], str]
 
 
 def cell_texts(puzzle: Puzzle, grid: Sequence[int] | None = None) -> dict[Cell, str]:
@@ -51,18 +50,6 @@ def cell_texts(puzzle: Puzzle, grid: Sequence[int] | None = None) -> dict[Cell, 
         for r in range(puzzle.rows)
         for c in range(puzzle.cols)
     }
-
-
-def _variant(puzzle: Puzzle, grid: Sequence[int] | None) -> str:
-    from cp_sudoku.variant_display import render  # it draws cage outlines and targets
-
-    return render(puzzle, grid)
-
-
-#: puzzle.kind -> its own renderer; the boxed grid of :func:`layout` otherwise.
-RENDERERS: dict[str, Renderer] = {
-    kind: _variant for kind in ("killer", "kenken", "kakuro", "jigsaw", "x-sudoku", "windoku")
-}
 
 
 def layout(puzzle: Puzzle, texts: Mapping[Cell, str]) -> list[str]:
@@ -89,13 +76,24 @@ def _separator(row: str) -> str:
 
 
 def render_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
-    """The pretty grid of ``puzzle`` (its givens, or the full ``grid``).
+    """The pretty grid of ``puzzle`` (its givens, or the full ``grid``, ``Puzzle.cells`` order).
 
-    A kind in :data:`RENDERERS` (the variants: cage targets, Kakuro clues,
-    region outlines) is drawn by its renderer.
+    A kind that draws itself (cage targets, Kakuro clues, region outlines,
+    signs, outside clues) is drawn by its :attr:`~cp_sudoku.kinds.base.Kind.draw`.
+
+    Raises:
+        ValueError: ``grid`` does not hold one value per cell.
     """
-    if puzzle.kind in RENDERERS:
-        return RENDERERS[puzzle.kind](puzzle, grid)
+    if grid is not None and len(grid) != len(puzzle.cells):
+        raise ValueError(f"grid has {len(grid)} values, expected {len(puzzle.cells)}")
+    draw = KINDS[puzzle.kind].draw if puzzle.kind in KINDS else None
+    if draw is not None:
+        values = dict(puzzle.givens)
+        if grid is not None:
+            values.update(zip(puzzle.cells, grid, strict=True))
+        drawn = draw(puzzle, values)
+        if drawn is not None:
+            return drawn
     return "\n".join(layout(puzzle, cell_texts(puzzle, grid)))
 
 
@@ -154,9 +152,11 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
 
     Keys: ``source``, ``line``, ``status``, ``solution`` (in the puzzle's
     alphabet, or null), ``agree``, ``disagreements``, ``matches_stated``
-    (null when the source states no solution) and ``backends``: name ->
-    ``status``, ``seconds``, ``solutions`` (count) and the back end's own
-    statistics.
+    (null when the source states no solution), ``mismatch`` (how the verdict
+    contradicts the stated solution, or null), ``reason`` (for ``none``: the
+    clues that clash, when seen without search; else null) and ``backends``:
+    name -> ``status``, ``seconds``, ``solutions`` (count), ``stopped`` (what
+    ended an incomplete search, or null) and the back end's own statistics.
     """
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
     return {
@@ -167,6 +167,8 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
         "agree": verdict.agree,
         "disagreements": list(verdict.disagreements),
         "matches_stated": None if entry.solution is None else mismatch is None,
+        "mismatch": mismatch,
+        "reason": verdict.reason,
         "backends": {name: result_record(result) for name, result in verdict.results.items()},
     }
 
@@ -177,6 +179,7 @@ def result_record(result: Result) -> dict[str, Any]:
         "status": result.status,
         "seconds": round(result.seconds, 6),
         "solutions": len(result.solutions),
+        "stopped": result.stopped,
         **result.stats,
     }
 
@@ -191,6 +194,33 @@ def error_record(entry: Entry) -> dict[str, Any]:
         "agree": None,
         "disagreements": [],
         "matches_stated": None,
+        "mismatch": None,
+        "reason": None,
         "error": str(entry.error),
         "backends": {},
+    }
+
+
+def count_record(entry: Entry, counted: Count, limit: int) -> dict[str, Any]:
+    """The JSON object of one counted puzzle (one line of ``count --json``).
+
+    Keys: ``source``, ``line``, ``count`` (distinct solutions, at most
+    ``limit``), ``exact``, ``limit``, ``proved_by`` (the back ends whose
+    finished search proved the count exact), ``disagreement`` (null, or what
+    the back ends disagree on: then ``count`` is not to be trusted) and
+    ``backends``: name -> :func:`result_record` plus ``count`` (its own
+    figure) and ``complete``.
+    """
+    return {
+        "source": entry.source,
+        "line": entry.line,
+        "count": counted.value,
+        "exact": counted.exact,
+        "limit": limit,
+        "proved_by": list(counted.proved_by),
+        "disagreement": counted.disagreement,
+        "backends": {
+            name: result_record(r) | {"count": r.count, "complete": r.complete}
+            for name, r in counted.results.items()
+        },
     }

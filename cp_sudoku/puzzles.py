@@ -1,110 +1,26 @@
-"""Builders: each variant is a function that only emits a :class:`Puzzle`.
+"""Generated Sudoku grids and puzzles; the Sudoku builder itself is :mod:`cp_sudoku.kinds.sudoku`.
 
-No builder knows any back end.  A grid argument is a flat row-major sequence
-of ``n * n`` values with ``0`` for a blank cell.
+``sudoku``, ``default_box``, ``sudoku_units``, ``grid_size`` and
+``givens_of`` are re-exported from :mod:`cp_sudoku.kinds` for older imports.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from functools import cache
-from math import isqrt
 
-from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, cells_of
+from cp_sudoku.kinds.grid import default_box, givens_of, grid_size, sudoku_units
+from cp_sudoku.kinds.sudoku import sudoku
+from cp_sudoku.model import Puzzle
 
-
-def default_box(n: int) -> tuple[int, int]:
-    """The box shape (rows, columns) usual for an n x n Sudoku.
-
-    The factorisation ``r * c = n`` with ``r <= c`` and ``r`` largest: 9 -> 3x3,
-    6 -> 2x3, 8 -> 2x4, 12 -> 3x4, 1 -> 1x1.
-
-    Raises:
-        PuzzleError: n > 1 has no factorisation with ``r > 1`` (n is prime),
-            so a box shape must be given explicitly.
-    """
-    rows = max(r for r in range(1, isqrt(n) + 1) if n % r == 0)
-    if rows == 1 and n > 1:
-        raise PuzzleError(f"no box shape fits a {n}x{n} grid ({n} is prime); name one")
-    return rows, n // rows
-
-
-@cache
-def sudoku_units(n: int, box: tuple[int, int] | None) -> tuple[Unit, ...]:
-    """Rows, columns and (when ``box`` is given) r x c boxes of an n x n grid.
-
-    Boxes are numbered 1..n row-major; rows and columns 1..n.  Cached: every
-    puzzle of a shape shares one tuple, so comparing shapes is cheap.
-    """
-    units = [Unit(f"row {r + 1}", tuple((r, c) for c in range(n)), "row") for r in range(n)]
-    units += [Unit(f"column {c + 1}", tuple((r, c) for r in range(n)), "column") for c in range(n)]
-    if box is not None:
-        br, bc = box
-        for b in range(n):
-            top, left = (b // (n // bc)) * br, (b % (n // bc)) * bc
-            cells = tuple((top + r, left + c) for r in range(br) for c in range(bc))
-            units.append(Unit(f"box {b + 1}", cells, "box"))
-    return tuple(units)
-
-
-def grid_size(count: int) -> int:
-    """n for a flat grid of ``count = n * n`` cells.
-
-    Raises:
-        PuzzleError: ``count`` is not a square; the message gives the nearest
-            square size and the actual count.
-    """
-    n = isqrt(count)
-    if n * n != count or count == 0:
-        near = max(1, round(count**0.5))
-        raise PuzzleError(
-            f"expected n*n cells for an n x n grid ({near * near} for {near}x{near}), got {count}"
-        )
-    return n
-
-
-def givens_of(grid: Sequence[int], n: int) -> dict[Cell, int]:
-    """Cell -> value for the non-zero entries of a flat row-major grid."""
-    return {(i // n, i % n): v for i, v in enumerate(grid) if v}
-
-
-def sudoku(
-    grid: Sequence[int],
-    box: tuple[int, int] | None = None,
-    *,
-    name: str = "",
-    alphabet: str | None = None,
-) -> Puzzle:
-    """A Sudoku: n x n grid, values 1..n, rows, columns and r x c boxes.
-
-    Args:
-        grid: ``n * n`` values, row-major, 0 for a blank.
-        box: (rows, columns) of a box, ``r * c == n``; 2x3 and 3x2 differ.
-            Default: :func:`default_box`.
-
-    Raises:
-        PuzzleError: the length is not a square; the box does not fit the
-            size; a given is out of range or repeats in a unit.
-    """
-    n = grid_size(len(grid))
-    box = box or default_box(n)
-    if len(box) != 2 or box[0] < 1 or box[1] < 1 or box[0] * box[1] != n:
-        raise PuzzleError(
-            f"box {box[0]}x{box[1]} does not fit a {n}x{n} grid: rows x columns must be {n}"
-        )
-    return Puzzle(
-        rows=n,
-        cols=n,
-        cells=cells_of(n, n),
-        max_value=n,
-        units=sudoku_units(n, box),
-        givens=givens_of(grid, n),
-        kind="sudoku",
-        box=box,
-        alphabet=alphabet,
-        name=name,
-    )
+__all__ = [
+    "default_box",
+    "generated_sudoku",
+    "givens_of",
+    "grid_size",
+    "solved_grid",
+    "sudoku",
+    "sudoku_units",
+]
 
 
 def solved_grid(box: tuple[int, int], seed: int | None = None) -> tuple[int, ...]:

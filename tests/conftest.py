@@ -11,16 +11,16 @@ from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.crosscheck import Verdict, crosscheck
 from cp_sudoku.datasets import data_dir
 from cp_sudoku.formats import parse_line
-from cp_sudoku.model import CpSudokuError, Puzzle, is_solution
+from cp_sudoku.model import Puzzle, UsageError, is_solution
 
 
 @pytest.fixture(scope="session")
 def data() -> Path:
-    """The shared data folder; tests that need it skip, saying why, when it is absent."""
+    """The shared data folder; tests that need it skip, with the reason, when it is absent."""
     try:
         return data_dir()
-    except CpSudokuError as error:
-        pytest.skip(f"shared puzzle data not found ({error}); set CP_SUDOKU_DATA")
+    except UsageError as error:
+        pytest.skip(str(error))
 
 
 def lines(path: Path, count: int | None = None, step: int = 1) -> list[str]:

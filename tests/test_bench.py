@@ -60,8 +60,8 @@ def test_bench_command_writes_the_documented_json(sample: Path, tmp_path: Path) 
             str(out),
         ],
     )
-    assert result.exit_code == 0, result.output
-    assert "sample.txt:5" in result.output  # the bad line is reported, the rest still ran
+    assert result.exit_code == 2, result.output  # a bad line: exit 2, after measuring the rest
+    assert "sample.txt:5" in result.output
     report = json.loads(out.read_text())
     assert set(report) == {"machine", "settings", "records", "errors"}
     assert {"cpu", "cores", "python", "ortools", "python-sat"} <= set(report["machine"])
@@ -86,7 +86,7 @@ def test_bench_command_writes_the_documented_json(sample: Path, tmp_path: Path) 
 
 def test_bench_table_and_no_baselines(sample: Path) -> None:
     result = CliRunner().invoke(main, ["bench", str(sample), "--backend", "sat", "--no-baselines"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output  # the bad line of the sample
     assert "sat" in result.output and "3/1/0/0" in result.output
     assert "sat-naive" not in result.output
 

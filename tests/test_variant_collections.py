@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import check_all
 
+from cp_sudoku.io.collections import read_arithmatrix, read_kuso, read_xcsp3
 from cp_sudoku.model import violations
-from cp_sudoku.variant_collections import read_arithmatrix, read_kuso, read_xcsp3
 
 SIZES = ("4x4", "5x5", "6x6")
 SAMPLE_STEP = 10  # the default run checks every 10th puzzle: 100 per size

@@ -6,9 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from cp_sudoku.variant_display import render
-from cp_sudoku.variant_formats import read_path
-from cp_sudoku.variants import jigsaw, windoku, x_sudoku
+from cp_sudoku.display import render_grid as render
+from cp_sudoku.io import read_file as read_path
+from cp_sudoku.kinds.jigsaw import jigsaw
+from cp_sudoku.kinds.sudoku import sudoku
+
+
+def x_sudoku(grid):
+    return sudoku(grid, extras=["diagonals"])
+
+
+def windoku(grid):
+    return sudoku(grid, extras=["windows"])
+
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 

@@ -7,16 +7,20 @@ from pathlib import Path
 import pytest
 from conftest import check_all, grid_of
 
-from cp_sudoku.formats import read_file
+from cp_sudoku.io import detect_format, read_file
+from cp_sudoku.io import parse_text as parse_variant
+from cp_sudoku.io import read_file as read_path
+from cp_sudoku.io import to_text as variant_text
+from cp_sudoku.io.text import read_text_lines as read_variant_lines
+from cp_sudoku.kinds.kenken import kenken
+from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import PuzzleError
-from cp_sudoku.variant_formats import (
-    parse_variant,
-    read_path,
-    read_variant_lines,
-    sniff,
-    variant_text,
-)
-from cp_sudoku.variants import kenken, killer
+
+
+def sniff(path: Path) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return detect_format(handle.readlines()[:128], str(path))
+
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -100,9 +104,9 @@ grid:
         ("kind: killer\nsize: 4\ncages: 3* r1c1 r1c2\n", "3", "a Killer cage is a sum"),
         ("kind: killer\ncages: 3 r1c1 r1c2\n", "1", "a killer needs 'size: N' or a 'grid:'"),
         ("kind: sudoku\nbox: 2\ngrid: 1234\n", "2", "expected 'box: RxC'"),
-        ("kind: sudoku\ngrid:\n12.4\n3?..\n....\n....\n", "4:2", "unexpected '?'"),
-        ("kind: sudoku\ngrid:\n12.4\n3...\n....\n", "3", "a grid of 3 rows needs 3 entries"),
-        ("kind: x-sudoku\n", "1", "a x-sudoku needs a 'grid:'"),
+        ("kind: sudoku\ngrid:\n12.4\n3?..\n....\n....\n", "4:2", "unexpected symbol '\\?'"),
+        ("kind: sudoku\ngrid:\n12.4\n3...\n....\n", "3:4", "a grid of 3 rows needs 3 entries"),
+        ("kind: x-sudoku\n", "1", "a sudoku needs a 'grid:'"),
         ("kind: jigsaw\ngrid: 1\n", "1", "a jigsaw needs a 'regions:' section"),
         ("kind: kakuro\ngrid:\nx 3\\\n\\3 ?\n", "4:4", "unexpected Kakuro square '?'"),
         ("kind: kakuro\ngrid:\nx 3\\\n\\3 _ _\n", "4", "rows must have one length"),
@@ -158,19 +162,19 @@ def test_written_kenken_text() -> None:
 
 def test_sniff(tmp_path: Path, data: Path) -> None:
     assert sniff(MODELS / "kenken-4x4-issue4.txt") == "variant"
-    assert sniff(MODELS / "sudoku-9x9-hard.txt") is None
+    assert sniff(MODELS / "sudoku-9x9-hard.txt") == "line"
     assert sniff(data / "kenken" / "arithmatrix-4x4.jsonl") == "arithmatrix"
     assert sniff(data / "kakuro" / "xcsp3-easy-000.json") == "xcsp3"
     assert sniff(data / "kakuro" / "kuso-SumasCruzadas_93.csv") == "kuso"
-    assert sniff(data / "kakuro" / "kuso-SumasCruzadas_93.solution.txt") is None
+    assert sniff(data / "kakuro" / "kuso-SumasCruzadas_93.solution.txt") != "kuso"
     kaggle = tmp_path / "sudoku.csv"
     kaggle.write_text("quizzes,solutions\n" + "0" * 81 + "," + "1" * 81 + "\n")
-    assert sniff(kaggle) is None
+    assert sniff(kaggle) == "csv"
     other = tmp_path / "x.jsonl"
     other.write_text('{"status": "unique"}\n')
-    assert sniff(other) is None
-    with pytest.raises(PuzzleError, match="not a variant file"):
-        read_path(kaggle)
+    assert sniff(other) == "line"
+    with pytest.raises(PuzzleError, match="expected a 'kind:' line first"):
+        list(read_file(kaggle, format="variant"))
 
 
 # ---------------------------------------------------------------- the model files

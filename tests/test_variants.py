@@ -9,9 +9,21 @@ import pytest
 from conftest import check_all, grid_of
 
 from cp_sudoku.backends import available, get_backend
+from cp_sudoku.kinds.jigsaw import jigsaw
+from cp_sudoku.kinds.kakuro import Clue, kakuro
+from cp_sudoku.kinds.kenken import kenken
+from cp_sudoku.kinds.killer import killer
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, Unit, is_solution
-from cp_sudoku.puzzles import sudoku
-from cp_sudoku.variants import Clue, jigsaw, kakuro, kenken, killer, windoku, x_sudoku
+
+
+def x_sudoku(grid, box=None):
+    return sudoku(grid, box, extras=["diagonals"])
+
+
+def windoku(grid, box=None):
+    return sudoku(grid, box, extras=["windows"])
+
 
 # Issue 4: the example of Wikipedia's "Killer sudoku" article, 29 sum cages, no givens.
 WIKIPEDIA_KILLER = """

@@ -1,4 +1,4 @@
-"""The batch runner: input order kept, several processes, bounded memory, stated solutions."""
+"""The solve loop: input order kept, several processes, bounded memory, stated solutions."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 from conftest import lines
 
-from cp_sudoku.batch import Outcome, Plan, check_entries, stated_mismatch
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.formats import Entry, parse_line, read_text
+from cp_sudoku.run import InProcess, Outcome, Plan, ProcessPool, check, run, stated_mismatch
 
 ANTI_BACKTRACK = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
 EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -21,9 +21,20 @@ EASTER_SOLUTION = tuple(
 )
 
 
+def check_entries(
+    entries: Iterator[Entry], plan: Plan, jobs: int = 1, chunk: int = 4
+) -> Iterator[Outcome]:
+    """Cross-check every entry in ``jobs`` processes (this process for 1)."""
+    return run(entries, check, plan, ProcessPool(jobs, chunk) if jobs > 1 else InProcess())
+
+
+def verdict_of(outcome: Outcome):  # type: ignore[no-untyped-def]
+    return outcome.value.verdict if outcome.value is not None else None
+
+
 def summary(outcome: Outcome) -> tuple:
     """What must not depend on the number of processes (everything but the times)."""
-    verdict = outcome.verdict
+    verdict = verdict_of(outcome)
     if verdict is None:
         return (outcome.entry.line, str(outcome.entry.error))
     return (
@@ -65,21 +76,22 @@ def test_results_stream_without_reading_the_whole_input() -> None:
     jobs, chunk = 2, 4
     first = list(islice(check_entries(endless(), Plan(("sat",)), jobs=jobs, chunk=chunk), 40))
     assert [o.entry.line for o in first] == list(range(1, 41))
-    assert all(o.verdict and o.verdict.status == "unique" for o in first)
+    assert all(verdict_of(o) and verdict_of(o).status == "unique" for o in first)
     assert consumed <= 40 + 4 * jobs * chunk + chunk
 
 
 def test_bad_entries_pass_through_without_a_verdict() -> None:
     found = list(check_entries(read_text("......122..4.4..\n..x.\n"), Plan(("sat",))))
-    assert found[0].verdict is not None and found[0].verdict.status == "unique"
-    assert found[1].verdict is None and found[1].entry.error is not None
+    assert verdict_of(found[0]) is not None and verdict_of(found[0]).status == "unique"
+    assert found[1].value is None and found[1].entry.error is not None
 
 
 def test_back_end_options_reach_the_back_end() -> None:
     plan = Plan(("backtrack-plain",), {"backtrack-plain": {"max_tries": 10}})
     [outcome] = check_entries(read_text(ANTI_BACKTRACK), plan)
-    assert outcome.verdict is not None and outcome.verdict.status == "unknown"
-    assert outcome.verdict.results["backtrack-plain"].stats["tries"] in (10, 11)  # stops at the cap
+    verdict = verdict_of(outcome)
+    assert verdict is not None and verdict.status == "unknown"
+    assert verdict.results["backtrack-plain"].stats["tries"] in (10, 11)  # stops at the cap
 
 
 def test_stated_solution_that_agrees() -> None:

@@ -1,6 +1,6 @@
 r"""Readers for the shared KenKen and Kakuro collections (see ``../shared/data/README.md``).
 
-Each reader yields :class:`cp_sudoku.formats.Entry` records with the
+Each reader yields :class:`cp_sudoku.io.entry.Entry` records with the
 solution the collection stores, when it stores one; a bad puzzle becomes an
 Entry holding a :class:`~cp_sudoku.model.PuzzleError` that names the file,
 the line and what was expected, and the other puzzles are still read.
@@ -16,12 +16,14 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from cp_sudoku.formats import Entry
+from cp_sudoku.io.entry import Entry
+from cp_sudoku.kinds.kakuro import Clue, Square, kakuro
+from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name
-from cp_sudoku.variants import Clue, Square, kakuro, kenken
 
 
 def read_arithmatrix(path: str | Path) -> Iterator[Entry]:
@@ -40,8 +42,9 @@ def read_arithmatrix(path: str | Path) -> Iterator[Entry]:
             text = raw.rstrip("\r\n")
             if not text.strip():
                 continue
-            name = f"{source}:{number}"
-            yield _entry(source, number, text, lambda t=text, n=name: _arithmatrix_line(t, n))
+            yield entry_of(
+                source, number, text, partial(_arithmatrix_line, text, f"{source}:{number}")
+            )
 
 
 def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
@@ -51,16 +54,16 @@ def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
         raise PuzzleError(f"not JSON: {error.msg}", column=error.colno) from None
     if not isinstance(record, dict):
         raise PuzzleError("expected a JSON object with 'puzzle'")
-    puzzle = _field(record, "puzzle", dict, "the record")
-    n = _field(puzzle, "size", int, "puzzle")
+    puzzle = field_of(record, "puzzle", dict, "the record")
+    n = field_of(puzzle, "size", int, "puzzle")
     cages = []
-    for k, cage in enumerate(_field(puzzle, "cages", list, "puzzle"), start=1):
+    for k, cage in enumerate(field_of(puzzle, "cages", list, "puzzle"), start=1):
         where = f"cage {k}"
         if not isinstance(cage, dict):
             raise PuzzleError(f"{where}: expected an object")
-        indices = _field(cage, "cells", list, where)
-        op = _field(cage, "operation", str, where) or "="
-        value = _field(cage, "value", int, where)
+        indices = field_of(cage, "cells", list, where)
+        op = field_of(cage, "operation", str, where) or "="
+        value = field_of(cage, "value", int, where)
         for i in indices:
             if not isinstance(i, int) or not 0 <= i < n * n:
                 raise PuzzleError(f"{where}: cell index {i!r} is not in 0..{n * n - 1}")
@@ -69,7 +72,7 @@ def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
         cages.append((value, op, [(i // n, i % n) for i in indices]))
     solution = None
     if "solution" in puzzle:
-        rows = _field(puzzle, "solution", list, "puzzle")
+        rows = field_of(puzzle, "solution", list, "puzzle")
         if len(rows) != n or any(
             not isinstance(row, list) or len(row) != n or not all(type(v) is int for v in row)
             for row in rows
@@ -79,7 +82,7 @@ def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
     return kenken(n, cages, name=name), solution
 
 
-def _field(record: dict[str, Any], key: str, kind: type, where: str) -> Any:
+def field_of(record: dict[str, Any], key: str, kind: type, where: str) -> Any:
     if key not in record:
         raise PuzzleError(f"{where}: missing {key!r}")
     value = record[key]
@@ -100,7 +103,7 @@ def read_xcsp3(path: str | Path) -> Iterator[Entry]:
     """
     source = str(path)
     text = Path(path).read_text(encoding="utf-8-sig")
-    yield _entry(source, 1, text.split("\n", 1)[0], lambda: (_xcsp3(text, source), None))
+    yield entry_of(source, 1, text.split("\n", 1)[0], lambda: (_xcsp3(text, source), None))
 
 
 def _xcsp3(text: str, name: str) -> Puzzle:
@@ -110,9 +113,9 @@ def _xcsp3(text: str, name: str) -> Puzzle:
         raise PuzzleError(f"not JSON: {error.msg}", line=error.lineno, column=error.colno) from None
     if not isinstance(record, dict):
         raise PuzzleError("expected a JSON object with nRows, nCols and clues")
-    rows = _field(record, "nRows", int, "the record")
-    cols = _field(record, "nCols", int, "the record")
-    clues = _field(record, "clues", list, "the record")
+    rows = field_of(record, "nRows", int, "the record")
+    cols = field_of(record, "nCols", int, "the record")
+    clues = field_of(record, "clues", list, "the record")
     if len(clues) != rows or any(not isinstance(row, list) or len(row) != cols for row in clues):
         raise PuzzleError(f"clues: expected {rows} rows of {cols} squares")
     layout: list[list[Square]] = []
@@ -122,7 +125,7 @@ def _xcsp3(text: str, name: str) -> Puzzle:
             where = f"clues at {cell_name((r, c))}"
             if not isinstance(square, dict):
                 raise PuzzleError(f"{where}: expected an object with x and y")
-            across, down = _field(square, "x", int, where), _field(square, "y", int, where)
+            across, down = field_of(square, "x", int, where), field_of(square, "y", int, where)
             if across == 0 and down == 0:
                 squares.append(None)
             elif across == 0 or down == 0 or across < -1 or down < -1:
@@ -153,7 +156,7 @@ def read_kuso(path: str | Path) -> Iterator[Entry]:
         rows = list(csv.reader(handle))
     first = ",".join(rows[0]) if rows else ""
     solution_path = Path(path).with_suffix("").with_suffix(".solution.txt")
-    yield _entry(source, 1, first, lambda: _kuso(rows, source, solution_path))
+    yield entry_of(source, 1, first, lambda: _kuso(rows, source, solution_path))
 
 
 def _kuso(rows: list[list[str]], source: str, solution_path: Path) -> tuple[Puzzle, Grid | None]:
@@ -219,7 +222,7 @@ def _kuso_solution(rows: list[list[str]], path: Path) -> Grid:
     return tuple(values)
 
 
-def _entry(
+def entry_of(
     source: str, line: int, text: str, build: Callable[[], tuple[Puzzle, Grid | None]]
 ) -> Entry:
     """An Entry from ``build()``, or one holding its error located at ``source:line``."""

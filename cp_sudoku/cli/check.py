@@ -1,0 +1,158 @@
+"""``cp-sudoku check``: one line (or JSON object) per puzzle, in input order, and a summary."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+
+import click
+from click.core import ParameterSource
+from rich.console import Console
+
+from cp_sudoku.cli import exits, inputs
+from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_options
+from cp_sudoku.cli.progress import Emit, streams
+from cp_sudoku.cli.report import ms, problems
+from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.display import error_record, verdict_record
+from cp_sudoku.formats import Entry, grid_string
+from cp_sudoku.run import Checked, Outcome, cores
+from cp_sudoku.run import check as check_work
+
+
+@click.command()
+@click.argument("puzzle_or_file")
+@solving_options(limit=2)
+@reading_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle (JSON lines).")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=cores,
+    show_default="all cores",
+    help="Processes to use, at most the cores and the puzzles; output stays in input order.",
+)
+def check(
+    puzzle_or_file: str, solving: Solving, reading: Reading, as_json: bool, jobs: int
+) -> None:
+    """Say for each puzzle whether it has no solution, exactly one, or several.
+
+    PUZZLE_OR_FILE is a file (one puzzle per line, grid text, CSV with a
+    header, or a variant format), '-' for stdin, or one puzzle written on the
+    command line.  One line (or JSON object) per puzzle goes to stdout, in
+    input order; a progress bar (on a terminal) and the summary table go to
+    stderr.
+
+    \b
+    Examples:
+      cp-sudoku check models/sudoku-9x9-tutorial.txt
+      cp-sudoku check ......122..4.4..
+      cp-sudoku check puzzles.csv --json --jobs 2 | jq .status
+    """
+    plan = solving.plan()
+    asked = click.get_current_context().get_parameter_source("jobs") != ParameterSource.DEFAULT
+    console = Console(stderr=True, highlight=False)
+    summary = Summary()
+    total = inputs.total(puzzle_or_file, reading) if console.is_terminal else None
+    with (
+        streams(console, total) as io,
+        outcomes(
+            puzzle_or_file, reading, check_work, plan, jobs=jobs, note=io.err if asked else None
+        ) as found,
+    ):
+        for outcome in found:
+            exits.finish(io.out, _line(outcome, as_json, io.err))
+            summary.add(outcome)
+            io.advance()
+    summary.print(console, jobs)
+    sys.exit(summary.code)
+
+
+def _line(outcome: Outcome[Checked], as_json: bool, err: Emit) -> str:
+    """The stdout line of one puzzle; its diagnostics go to ``err``."""
+    entry, checked = outcome.entry, outcome.value
+    if checked is None:
+        err(f"cp-sudoku: error: {entry.error}")
+        # every input puzzle has its line on stdout, a bad one included
+        return json.dumps(error_record(entry)) if as_json else f"{entry.label}  invalid"
+    for line in problems(entry.label, checked.verdict, checked.mismatch):
+        err(line)
+    if as_json:
+        return json.dumps(verdict_record(entry, checked.verdict, checked.mismatch))
+    return text_line(entry, checked)
+
+
+def text_line(entry: Entry, checked: Checked) -> str:
+    """``file:line  status  solution  times``, then the reason of a ``none`` and a
+    contradicted stated solution, when there are."""
+    verdict = checked.verdict
+    times = "  ".join(f"{name} {ms(result.seconds)}" for name, result in verdict.results.items())
+    alphabet = entry.puzzle.alphabet if entry.puzzle else None
+    solution = grid_string(verdict.solution, alphabet) if verdict.solution else "-"
+    line = f"{entry.label}  {verdict.status:<8}  {solution}  {times}"
+    if verdict.reason:
+        line += f"  reason: {verdict.reason}"
+    if checked.mismatch:
+        line += f"  MISMATCH: {checked.mismatch}"
+    return line
+
+
+class Summary:
+    """Counts by status and time per back end over a run, and the exit code."""
+
+    def __init__(self) -> None:
+        self.statuses: Counter[str] = Counter()
+        self.seconds: dict[str, float] = {}
+        self.slowest: dict[str, float] = {}
+        self.mismatches = 0
+        self.disagreements = 0
+        self.code = exits.OK
+        self.start = time.perf_counter()
+
+    def add(self, outcome: Outcome[Checked]) -> None:
+        """Count one outcome."""
+        if outcome.value is None:
+            self.statuses["invalid"] += 1
+            self.code = max(self.code, exits.BAD_INPUT)
+            return
+        verdict, mismatch = outcome.value.verdict, outcome.value.mismatch
+        self.statuses[verdict.status] += 1
+        self.disagreements += not verdict.agree
+        self.mismatches += mismatch is not None
+        for name, result in verdict.results.items():
+            self.seconds[name] = self.seconds.get(name, 0.0) + result.seconds
+            self.slowest[name] = max(self.slowest.get(name, 0.0), result.seconds)
+        self.code = max(self.code, exits.of_verdict(verdict, mismatch))
+
+    def print(self, console: Console, jobs: int) -> None:
+        """The tables by status and by back end, and the rate, on ``console``."""
+        from rich.table import Table
+
+        wall = time.perf_counter() - self.start
+        total = sum(self.statuses.values())
+        checked = total - self.statuses["invalid"]
+        table = Table(title="Summary", title_justify="left")
+        table.add_column("status")
+        table.add_column("puzzles", justify="right")
+        for status in ("unique", "multiple", "none", "unknown", "invalid"):
+            if self.statuses[status]:
+                table.add_row(status, f"{self.statuses[status]:,}")
+        if self.disagreements:
+            table.add_row("of which disagreements", f"{self.disagreements:,}")
+        if self.mismatches:
+            table.add_row("stated solution contradicted", f"{self.mismatches:,}")
+        table.add_row("total", f"{total:,}", end_section=True)
+        times = Table(title="Time per back end", title_justify="left")
+        for heading in ("back end", "total s", "mean ms", "max ms"):
+            times.add_column(heading, justify="left" if heading == "back end" else "right")
+        for name, seconds in self.seconds.items():
+            mean = seconds / checked * 1000 if checked else 0.0
+            times.add_row(
+                name, f"{seconds:,.2f}", f"{mean:,.2f}", f"{self.slowest[name] * 1000:,.1f}"
+            )
+        console.print(table)
+        console.print(times)
+        rate = f" ({total / wall:,.1f} puzzles/s)" if wall > 0 else ""
+        console.print(f"{total:,} puzzles in {wall:,.2f} s{rate}, --jobs {jobs}")

@@ -1,0 +1,187 @@
+"""Exit codes, and what every command does with an error or an interrupt.
+
+==== ==========================================================================
+code meaning
+==== ==========================================================================
+0    every puzzle is unique
+1    some puzzle has no solution or several
+2    bad input or usage (one line on stderr; in a file, the other puzzles still run)
+3    ``unknown`` (a limit stopped the search), back ends that disagree, a verdict
+     that contradicts a stated solution, or an internal error (a bug: the
+     message asks for a report; ``CP_SUDOKU_DEBUG=1`` shows the traceback)
+130  interrupted (Ctrl-C): one line on stderr says how far the run got
+141  the reader of the output went away (``| head``), as if stopped by SIGPIPE
+==== ==========================================================================
+
+When several apply, the highest wins.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+import click
+
+from cp_sudoku.backends.base import Status
+from cp_sudoku.crosscheck import Verdict
+from cp_sudoku.model import CpSudokuError
+from cp_sudoku.run.pool import SOLVE_THREAD
+
+OK, NOT_UNIQUE, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
+INTERNAL = 3
+INTERRUPTED = 128 + signal.SIGINT
+BROKEN_PIPE = 128 + signal.SIGPIPE
+_OF_STATUS: dict[str, int] = {"unique": OK, "multiple": NOT_UNIQUE, "none": NOT_UNIQUE}
+#: Where to report an internal error.
+REPORT = "please report it with the command that caused it"
+
+
+def of_status(status: Status | str) -> int:
+    """The exit code of one puzzle's status (``unknown``: 3)."""
+    return _OF_STATUS.get(status, UNKNOWN)
+
+
+def of_verdict(verdict: Verdict, mismatch: str | None = None) -> int:
+    """The exit code of one verdict: 3 when back ends disagree or a stated solution is
+    contradicted, else that of its status."""
+    if mismatch or not verdict.agree:
+        return UNKNOWN
+    return of_status(verdict.status)
+
+
+@dataclass
+class Tally:
+    """How far a command got, for the line an interrupt prints.
+
+    ``done`` counts the puzzles whose output is complete; ``total`` tells
+    how many there are, when that is cheap to know (None otherwise).
+    """
+
+    done: int = 0
+    total: Callable[[], int | None] = field(default=lambda: None)
+    noun: str = "puzzle"
+    writing: bool = False
+    pending: bool = False
+
+    def reset(self) -> None:
+        """Nothing done yet, total not known."""
+        self.done = 0
+        self.total = lambda: None
+        self.noun = "puzzle"
+        self.writing = self.pending = False
+
+    def describe(self) -> str:
+        """``interrupted after 1,736 of 5,000 puzzles`` (or without the total)."""
+        try:
+            total = self.total()
+        except (CpSudokuError, OSError, UnicodeDecodeError):
+            total = None
+        noun = self.noun if (total if total is not None else self.done) == 1 else self.noun + "s"
+        of = f" of {total:,}" if total is not None else ""
+        return f"interrupted after {self.done:,}{of} {noun}"
+
+
+#: The running command's tally (one command runs per process).
+TALLY = Tally()
+
+
+def finish(emit: Callable[[str], None], text: str) -> None:
+    """Write one puzzle's output and count it, as one step an interrupt cannot split:
+    a Ctrl-C meanwhile (see :func:`hold_interrupts`) is raised once both are done, so the
+    tally always equals the output written."""
+    TALLY.writing = True
+    try:
+        emit(text)
+        TALLY.done += 1
+    finally:
+        TALLY.writing = False
+    if TALLY.pending:
+        raise KeyboardInterrupt
+
+
+def hold_interrupts() -> None:
+    """Route SIGINT through a handler that waits for :func:`finish` to end its step.
+
+    Python runs signal handlers on the main thread, whichever thread the
+    signal reached, so this holds for every thread (a signal mask would not).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def on_sigint(_signum: int, _frame: object) -> None:
+        if TALLY.writing:
+            TALLY.pending = True
+            return
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+
+
+def fail(message: str) -> NoReturn:
+    """Bad input or usage: one line on stderr, exit 2."""
+    click.echo(f"cp-sudoku: error: {message}", err=True)
+    sys.exit(BAD_INPUT)
+
+
+def interrupted() -> NoReturn:
+    """Ctrl-C: say how far the run got, flush what was written, exit 130.
+
+    Worker processes have already been ended by the solve loop.  A solve
+    abandoned on this process's solve thread may be inside a C solver, which
+    must not run into the interpreter's shutdown: then the process ends with
+    ``os._exit`` once the output is flushed.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+    click.echo(f"cp-sudoku: {TALLY.describe()}", err=True)
+    if any(thread.name == SOLVE_THREAD and thread.is_alive() for thread in threading.enumerate()):
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        os._exit(INTERRUPTED)
+    sys.exit(INTERRUPTED)
+
+
+def broken_pipe() -> NoReturn:
+    """The output's reader went away: stop quietly with 141."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(BROKEN_PIPE)
+
+
+def internal(error: BaseException) -> NoReturn:
+    """A bug: one line asking for a report (the traceback with ``CP_SUDOKU_DEBUG=1``), exit 3."""
+    if os.environ.get("CP_SUDOKU_DEBUG"):
+        traceback.print_exception(error)
+    text = str(error).splitlines()[0] if str(error) else ""
+    click.echo(
+        f"cp-sudoku: internal error: {type(error).__name__}{': ' + text if text else ''} "
+        f"({REPORT}; CP_SUDOKU_DEBUG=1 shows the traceback)",
+        err=True,
+    )
+    sys.exit(INTERNAL)
+
+
+def handle(error: BaseException) -> NoReturn:
+    """Exit as this module's table says for ``error`` raised by a command."""
+    if isinstance(error, KeyboardInterrupt | click.Abort):
+        interrupted()
+    if isinstance(error, BrokenPipeError):
+        broken_pipe()
+    if isinstance(error, click.ClickException):
+        fail(error.format_message())
+    if isinstance(error, CpSudokuError):
+        fail(str(error))
+    if isinstance(error, UnicodeDecodeError):
+        fail(f"not a UTF-8 text file ({error.reason} at byte {error.start})")
+    if isinstance(error, OSError):
+        where = f": {error.filename}" if error.filename else ""
+        fail(f"{error.strerror or error}{where}")
+    internal(error)

@@ -1,0 +1,57 @@
+"""The ``cp-sudoku`` group: commands loaded by name when used, one error policy for all."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from importlib import import_module
+from typing import Any
+
+import click
+
+from cp_sudoku.cli import exits
+
+
+class Group(click.Group):
+    """A click group whose commands are ``"module:attribute"`` strings, imported when
+    used (so ``serve`` does not import FastAPI for ``check``), and whose every error
+    ends as :mod:`cp_sudoku.cli.exits` says: one line, a documented code, no traceback.
+    """
+
+    def __init__(self, *args: Any, lazy: Mapping[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command, registered or lazy, in alphabetical order."""
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name``, imported on first use."""
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            self.add_command(getattr(import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; every error it raises ends as :mod:`cp_sudoku.cli.exits` says."""
+        exits.hold_interrupts()
+        try:
+            return super().invoke(ctx)
+        except (SystemExit, click.exceptions.Exit):
+            raise
+        except BaseException as error:
+            exits.handle(error)
+
+    def main(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any
+    ) -> Any:
+        """Parse and run a command, then exit with its code (see :mod:`cp_sudoku.cli.exits`)."""
+        exits.TALLY.reset()
+        extra.pop("standalone_mode", None)
+        try:
+            code = super().main(args, prog_name, standalone_mode=False, **extra)
+        except click.ClickException as error:  # the group's own arguments
+            exits.fail(error.format_message())
+        except click.Abort:
+            exits.interrupted()
+        raise SystemExit(code if isinstance(code, int) else exits.OK)

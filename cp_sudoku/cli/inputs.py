@@ -1,0 +1,60 @@
+"""Where a command's puzzles come from: a file, stdin, or the argument itself."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+
+from cp_sudoku.cli.options import Reading
+from cp_sudoku.formats import HEAD_LINES, Entry, count_entries, detect_format, read_file, read_lines
+from cp_sudoku.formats import read_text as read_argument
+from cp_sudoku.model import UsageError
+
+#: Files larger than this are not counted for the progress bar or the interrupt line.
+COUNTED_BYTES = 64 * 1024 * 1024
+
+
+def entries(target: str | None, reading: Reading) -> Iterator[Entry]:
+    """Puzzles from a file, from stdin (``-`` or None), or from the argument itself.
+
+    Raises:
+        UsageError: a directory, or a name that looks like a file and is not one.
+        PuzzleError, OSError: from the reader.
+    """
+    options = {"box": reading.box, "alphabet": reading.alphabet, "format": reading.format}
+    if target is None or target == "-":
+        return read_lines(sys.stdin, "<stdin>", **options)
+    if _is(target, Path.is_file):
+        return read_file(target, **options)
+    if _is(target, Path.is_dir):
+        raise UsageError(f"{target} is a directory: expected a puzzle file or a puzzle")
+    if "/" in target or re.search(r"\.[a-z][a-z0-9]{1,4}$", target):
+        raise UsageError(f"no such file: {target}")
+    return read_argument(target, "<argument>", **options)
+
+
+def _is(target: str, test: object) -> bool:
+    try:
+        return bool(test(Path(target)))  # type: ignore[operator]
+    except (OSError, ValueError):  # a name too long for a path, or with a NUL: a puzzle
+        return False
+
+
+def total(target: str | None, reading: Reading) -> int | None:
+    """How many entries ``target`` holds, when a quick pass can tell (None otherwise):
+    1 for a puzzle written as the argument, the count of a line or CSV file."""
+    if target is None or target == "-":
+        return None
+    if not _is(target, Path.is_file):
+        return 1
+    path = Path(target)
+    if path.stat().st_size > COUNTED_BYTES:
+        return None
+    format_ = reading.format
+    if format_ is None:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            format_ = detect_format(list(islice(handle, HEAD_LINES)), target)
+    return count_entries(path, format_)

@@ -1,0 +1,48 @@
+"""A command's loop over its puzzles: the input, the executor, the tally for interrupts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import closing, contextmanager
+from typing import TypeVar
+
+from cp_sudoku.cli import exits, inputs
+from cp_sudoku.cli.options import Reading
+from cp_sudoku.cli.progress import Emit
+from cp_sudoku.formats import Entry
+from cp_sudoku.run import Executor, InProcess, Outcome, Plan, Work, choose, run
+
+T = TypeVar("T")
+
+
+@contextmanager
+def outcomes(
+    source: str | Iterable[Entry] | None,
+    reading: Reading,
+    work: Work[T],
+    plan: Plan,
+    *,
+    jobs: int = 1,
+    note: Emit | None = None,
+) -> Iterator[Iterator[Outcome[T]]]:
+    """The outcomes of ``work`` on the puzzles of ``source`` (a target as
+    :func:`cp_sudoku.cli.inputs.entries` takes it, or entries), in input order.
+
+    ``jobs`` > 1 runs a process pool, capped at the cores and the puzzles (the
+    cap is said through ``note``).  Leaving the block, early or by an
+    interrupt, ends the workers.  The caller counts each finished puzzle in
+    :data:`cp_sudoku.cli.exits.TALLY`.
+    """
+    if isinstance(source, str | None):
+        target = source
+        exits.TALLY.total = lambda: inputs.total(target, reading)
+        entries: Iterable[Entry] = inputs.entries(target, reading)
+    else:
+        entries = source
+    executor: Executor = InProcess()
+    if jobs > 1:
+        entries, executor, workers = choose(entries, jobs)
+        if workers.note and note is not None:
+            note(f"cp-sudoku: {workers.note}")
+    with closing(run(entries, work, plan, executor)) as found:
+        yield found

@@ -1,0 +1,382 @@
+"""The Sudoku layouts: one puzzle per line, pretty grids, and CSV with stated solutions.
+
+``line``
+    One puzzle per line, ``n * n`` symbols row-major.  Blank lines and ``#``
+    comments (whole lines, or after the puzzle) are skipped; each puzzle
+    keeps its line number.
+``grid``
+    ``n`` rows of ``n`` symbols.  Spaces and ``|`` are ignored and separator
+    lines made of ``-`` and ``+`` are skipped, so the pretty grids of
+    :mod:`cp_sudoku.display` read back in.  Several grids may follow each
+    other, blank lines between them.
+``csv``
+    A header row naming a puzzle column (``quizzes``, ``quiz``, ``puzzle``,
+    ``puzzles``) and optionally a solution column (``solutions``,
+    ``solution``), as in the public Kaggle sets; the stated solution goes to
+    :attr:`Entry.solution`.  Fields are separated by ``,`` or, when the
+    header says so, by ``;``.
+
+Symbols are read through :mod:`cp_sudoku.io.grammar` in an alphabet of
+:mod:`cp_sudoku.io.alphabet`.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain
+from math import isqrt
+
+from cp_sudoku.io.alphabet import Alphabet, Where, alphabet_of, parse_alphabet
+from cp_sudoku.io.entry import Entry
+from cp_sudoku.io.grammar import (
+    SEPARATOR,
+    Token,
+    choose_alphabet,
+    grid_values,
+    skipped,
+    strip_comment,
+    symbols,
+    values_of,
+)
+from cp_sudoku.io.options import ReadOptions
+from cp_sudoku.kinds.sudoku import sudoku
+from cp_sudoku.model import Grid, Puzzle, PuzzleError
+
+#: Column names, lower case, that hold puzzles and stated solutions in a CSV header.
+PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles")
+SOLUTION_COLUMNS = ("solutions", "solution")
+
+
+def _size_of(count: int, found: list[Token], where: Where, size: int | None) -> int:
+    """n for ``count = n * n`` symbols; the error says where the line goes wrong."""
+    n = isqrt(count)
+    if size is not None and count != size * size:
+        if n * n == count and n > 0:
+            raise where.error(
+                f"a {n}x{n} puzzle in a file of {size}x{size} puzzles: one file holds one size"
+            )
+        near = size
+    elif n * n == count and count > 0:
+        return n
+    else:
+        near = max(1, round(count**0.5))
+    expected = near * near
+    if count > expected:
+        column = found[expected][1]
+        what = f"got {count}; symbol {expected + 1} is extra"
+    else:
+        column = (found[-1][1] + len(found[-1][0])) if found else 1
+        what = f"got {count}; the line ends early"
+    raise where.error(
+        f"expected n*n symbols for an n x n grid ({expected} for {near}x{near}), {what}",
+        column=column,
+    )
+
+
+def _build(
+    values: list[int], alphabet: Alphabet, box: tuple[int, int] | None, where: Where
+) -> Puzzle:
+    name = f"{where.source}:{where.line}" if where.source and where.line else (where.source or "")
+    try:
+        return sudoku(values, box, name=name, alphabet=alphabet.stored)
+    except PuzzleError as error:
+        raise error.located(where.source, where.line) from None
+
+
+def parse_line(
+    text: str,
+    *,
+    box: tuple[int, int] | None = None,
+    alphabet: Alphabet | str | None = None,
+    source: str | None = None,
+    line: int | None = None,
+    size: int | None = None,
+) -> Puzzle:
+    """A Sudoku from one line: ``n * n`` symbols, or whitespace-separated numbers.
+
+    Args:
+        box: (rows, columns) of a box; default the squarest.
+        alphabet: the symbols (an :class:`Alphabet` or its ``--alphabet``
+            spelling); default: inferred when certain.
+        source, line: where the text comes from, for messages.
+        size: the n every puzzle of this source has (from an earlier line).
+
+    Raises:
+        PuzzleError: an empty line; a length that is not a square, or not
+            ``size * size`` (expected and actual count, and the column where
+            the line goes wrong); a bad symbol (with its column); ambiguous
+            symbols (naming ``--alphabet``); a box that does not fit; givens
+            that clash (naming the value, both cells and the unit).
+    """
+    where = Where(source, line)
+    if not isinstance(text, str):
+        raise where.error(
+            f"expected the puzzle as a string of n*n symbols, got {type(text).__name__}"
+        )
+    chosen = parse_alphabet(alphabet) if isinstance(alphabet, str) else alphabet
+    text = strip_comment(text)
+    if not text.strip():
+        raise where.error("empty puzzle: expected n*n symbols")
+    found, numbers = symbols(text, chosen.numbers if chosen else None, row=False)
+    n = _size_of(len(found), found, where, size)
+    used = choose_alphabet(found, n, numbers, chosen, where)
+    return _build(values_of(found, n, used, where), used, box, where)
+
+
+def parse_row(text: str, n: int, alphabet: Alphabet, *, line: int | None = None) -> list[int]:
+    """The ``n`` values (0 for a blank) of one grid row; spaces and ``|`` are ignored.
+
+    Raises:
+        PuzzleError: a bad symbol (with its column) or not ``n`` values.
+    """
+    where = Where(line=line)
+    found, _ = symbols(strip_comment(text), alphabet.numbers, row=True)
+    if len(found) != n:
+        end = found[n][1] if len(found) > n else None
+        raise where.error(f"a row has {n} symbols, got {len(found)}", column=end)
+    return values_of(found, n, alphabet, where)
+
+
+def line_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
+    """The ``line`` format: one puzzle per line; sizes may not mix in one source."""
+    size: int | None = None
+    for number, raw in enumerate(lines, start=1):
+        text = raw.rstrip("\r\n")
+        if skipped(text):
+            continue
+        try:
+            puzzle = parse_line(
+                text,
+                box=options.box,
+                alphabet=options.alphabet,
+                source=source,
+                line=number,
+                size=size,
+            )
+            size = puzzle.rows
+            yield Entry(source, number, text, puzzle=puzzle)
+        except PuzzleError as error:
+            yield Entry(source, number, text, error=error)
+
+
+@dataclass
+class _GridRows:
+    """Rows of one grid being read: (line number, text)."""
+
+    rows: list[tuple[int, str]]
+    width: int
+
+    def entry(self, source: str, options: ReadOptions, size: int | None) -> Entry:
+        first = self.rows[0][0]
+        text = "\n".join(t for _, t in self.rows)
+        where = Where(source, first)
+        try:
+            n = self.width
+            if size is not None and n != size:
+                raise where.error(
+                    f"a {n}x{n} grid in a file of {size}x{size} puzzles: one file holds one size"
+                )
+            values, alphabet = grid_values(self.rows, options.alphabet, source)
+            return Entry(source, first, text, puzzle=_build(values, alphabet, options.box, where))
+        except PuzzleError as error:
+            return Entry(source, first, text, error=error.located(source, first))
+
+
+def grid_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
+    """The ``grid`` format: ``n`` rows of ``n`` symbols per puzzle, blank lines between.
+
+    A row with the wrong number of symbols is reported with its line and the
+    rest of that grid (up to the next blank line) is skipped.
+    """
+    grid: _GridRows | None = None
+    skipping = False
+    size: int | None = None
+    numbers = options.alphabet.numbers if options.alphabet else None
+    for number, raw in enumerate(lines, start=1):
+        text = strip_comment(raw)
+        if not raw.strip():
+            if grid is not None:
+                yield _short_grid(grid, source)
+                grid = None
+            skipping = False
+            continue
+        if skipping or not text.strip() or SEPARATOR.match(text):
+            continue
+        found, _ = symbols(text, numbers, row=True)
+        if grid is None:
+            grid = _GridRows([], len(found))
+        if len(found) != grid.width:
+            column = found[grid.width][1] if len(found) > grid.width else None
+            error = PuzzleError(
+                f"row {len(grid.rows) + 1} of the grid at line {grid.rows[0][0]} "
+                f"has {len(found)} symbols, expected {grid.width}",
+                source=source,
+                line=number,
+                column=column,
+            )
+            yield Entry(source, number, text, error=error)
+            grid, skipping = None, True
+            continue
+        grid.rows.append((number, text))
+        if len(grid.rows) == grid.width:
+            entry = grid.entry(source, options, size)
+            if entry.puzzle is not None:
+                size = entry.puzzle.rows
+            yield entry
+            grid = None
+    if grid is not None:
+        yield _short_grid(grid, source)
+
+
+def _short_grid(grid: _GridRows, source: str) -> Entry:
+    last = grid.rows[-1][0]
+    error = PuzzleError(
+        f"the grid at line {grid.rows[0][0]} ends after {len(grid.rows)} rows, "
+        f"expected {grid.width} rows of {grid.width} symbols",
+        source=source,
+        line=last + 1,
+    )
+    return Entry(source, grid.rows[0][0], "\n".join(t for _, t in grid.rows), error=error)
+
+
+def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
+    """The ``csv`` format: a header naming the puzzle (and solution) column, then rows.
+
+    ``#`` comment lines are skipped.  A record's line is the last physical
+    line it spans (the same line for records without quoted newlines).  The
+    separator is ``;`` when the header names its columns with ``;``
+    (:func:`csv_delimiter`), else ``,``.
+
+    Raises:
+        PuzzleError: the header names no puzzle column.
+    """
+    last: list[tuple[int, str]] = [(0, "")]
+    kept = ((n, raw) for n, raw in enumerate(lines, start=1) if not raw.startswith("#"))
+    first = next(kept, None)
+    if first is None:
+        return
+    delimiter = csv_delimiter(first[1]) or ","
+
+    def physical() -> Iterator[str]:
+        for number, raw in chain([first], kept):
+            last[0] = (number, raw)
+            yield raw
+
+    columns: _CsvColumns | None = None
+    size: int | None = None
+    for row in csv.reader(physical(), delimiter=delimiter):
+        number, raw = last[0]
+        if not any(field.strip() for field in row):
+            continue
+        if columns is None:
+            columns = _CsvColumns.of(row, Where(source, number))
+            continue
+        entry = columns.entry(row, raw.rstrip("\r\n"), Where(source, number), options, size)
+        if entry.puzzle is not None:
+            size = entry.puzzle.rows
+        yield entry
+
+
+@dataclass(frozen=True)
+class _CsvColumns:
+    """Where the puzzle and the stated solution are in each CSV row."""
+
+    header: tuple[str, ...]
+    puzzle: int
+    solution: int | None
+
+    @classmethod
+    def of(cls, row: list[str], where: Where) -> _CsvColumns:
+        header = tuple(field.strip().lower() for field in row)
+        puzzle = _column(header, PUZZLE_COLUMNS)
+        if puzzle is None:
+            raise where.error(
+                f"CSV header {','.join(row)!r} has no puzzle column: expected one of "
+                f"{', '.join(PUZZLE_COLUMNS)}"
+            )
+        return cls(header, puzzle, _column(header, SOLUTION_COLUMNS))
+
+    def entry(
+        self, row: list[str], text: str, where: Where, options: ReadOptions, size: int | None
+    ) -> Entry:
+        """The entry of one data row (``size``: n of the rows before); columns within the line."""
+        source, line = where.source or "", where.line or 0
+        if len(row) <= self.puzzle:
+            error = where.error(
+                f"expected a {self.header[self.puzzle]!r} field (field {self.puzzle + 1}), "
+                f"got {len(row)} fields"
+            )
+            return Entry(source, line, text, error=error)
+        try:
+            puzzle = parse_line(
+                row[self.puzzle], box=options.box, alphabet=options.alphabet, line=line, size=size
+            )
+        except PuzzleError as error:
+            return Entry(
+                source, line, text, error=self._in_line(error, row, text, where, self.puzzle)
+            )
+        if self.solution is None or len(row) <= self.solution or not row[self.solution].strip():
+            return Entry(source, line, text, puzzle=puzzle)
+        try:
+            solution = _stated_solution(row[self.solution], puzzle)
+        except PuzzleError as error:
+            return Entry(
+                source, line, text, error=self._in_line(error, row, text, where, self.solution)
+            )
+        return Entry(source, line, text, puzzle=puzzle, solution=solution)
+
+    def _in_line(
+        self, error: PuzzleError, row: list[str], text: str, where: Where, field: int
+    ) -> PuzzleError:
+        """``error`` located in the line: its column shifted past the fields before ``field``."""
+        if error.column is None:
+            return where.error(error.message)
+        if '"' in text:  # a quoted field: columns within the line are not exact
+            message = f"{error.message} (symbol {error.column} of field {self.header[field]!r})"
+            return where.error(message)
+        offset = sum(len(f) + 1 for f in row[:field])
+        return where.error(error.message, column=error.column + offset)
+
+
+def _stated_solution(text: str, puzzle: Puzzle) -> Grid:
+    """A full grid written in ``puzzle``'s alphabet (a CSV solution field).
+
+    Raises:
+        PuzzleError: not ``n * n`` symbols, a bad symbol, or a blank (the
+            message says "solution" and gives the column within the field).
+    """
+    alphabet = alphabet_of(puzzle)
+    found, _ = symbols(text, alphabet.numbers, row=False)
+    n = puzzle.max_value
+    if len(found) != n * n:
+        raise PuzzleError(
+            f"the stated solution has {len(found)} symbols, expected {n * n} for the {n}x{n} puzzle"
+        )
+    try:
+        values = values_of(found, n, alphabet, Where())
+    except PuzzleError as error:
+        raise PuzzleError(f"in the stated solution: {error.message}", column=error.column) from None
+    if 0 in values:
+        raise PuzzleError(
+            "the stated solution has a blank: a solution is a full grid",
+            column=found[values.index(0)][1],
+        )
+    return tuple(values)
+
+
+def csv_delimiter(header: str) -> str | None:
+    """``,`` or ``;`` when ``header`` is a CSV header naming a puzzle column with it, else None."""
+    for delimiter in (",", ";"):
+        try:
+            fields = next(csv.reader([header], delimiter=delimiter), [])
+        except csv.Error:  # a field over the csv module's limit: not a header
+            return None
+        if any(f.strip().lower() in PUZZLE_COLUMNS for f in fields):
+            return delimiter
+    return None
+
+
+def _column(header: Sequence[str], names: Sequence[str]) -> int | None:
+    return next((header.index(name) for name in names if name in header), None)

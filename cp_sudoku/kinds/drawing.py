@@ -1,0 +1,125 @@
+r"""Puzzles drawn as squares, two text lines per square, outlines between groups.
+
+A label line (a cage target ``11+``, a Kakuro clue ``D\A``, marks of the
+extra units: ``\`` and ``/`` diagonals, ``X`` where they cross, ``#``
+windows) and a value line (the value, ``.`` for a blank).  Thick outlines
+become ``|`` and ``-`` between squares of different groups (cages, regions,
+boxes).  Each kind chooses its groups and labels; the drawing is shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cp_sudoku.model import Cell, Puzzle
+
+
+def cage_groups(puzzle: Puzzle, ops: bool) -> tuple[dict[Cell, int], dict[Cell, str]]:
+    """Cell -> its cage (a group), and the label of each cage's first cell (``11+``; no
+    operation without ``ops`` or for ``=``)."""
+    groups: dict[Cell, int] = {}
+    labels: dict[Cell, str] = {}
+    for k, cage in enumerate(puzzle.cages):
+        for cell in cage.cells:
+            groups.setdefault(cell, k)
+        op = cage.op if ops and cage.op != "=" else ""
+        labels[min(cage.cells)] = f"{cage.target}{op}"
+    for k, cell in enumerate(puzzle.cells, start=len(puzzle.cages)):
+        groups.setdefault(cell, k)  # a cell in no cage is a group of its own
+    return groups, labels
+
+
+def unit_groups(puzzle: Puzzle, role: str) -> dict[Cell, int]:
+    """Cell -> the unit of ``role`` (``box``, ``region``) it is in."""
+    groups: dict[Cell, int] = {}
+    for k, unit in enumerate(puzzle.units):
+        if unit.role == role:
+            for cell in unit.cells:
+                groups[cell] = k
+    return groups
+
+
+def marks(puzzle: Puzzle) -> dict[Cell, str]:
+    """Label-line marks of the extra units: ``\\`` and ``/`` diagonals (``X`` where they
+    cross), ``#`` windows."""
+    found: dict[Cell, str] = {}
+    for unit in puzzle.units:
+        mark = {"diagonal": "\\", "anti-diagonal": "/", "window": "#"}.get(unit.role)
+        if mark is None:
+            continue
+        for cell in unit.cells:
+            found[cell] = "X" if cell in found and mark != "#" else mark
+    return found
+
+
+def kakuro_squares(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
+    """A Kakuro: every square its own group, clue labels, black squares filled with ``#``."""
+    cells = set(puzzle.cells)
+    positions = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
+    groups = {cell: k for k, cell in enumerate(positions)}
+    black = {p for p in positions if p not in cells and p not in puzzle.labels}
+    return squares(puzzle, groups, dict(puzzle.labels), values, black)
+
+
+def squares(
+    puzzle: Puzzle,
+    groups: Mapping[Cell, int],
+    labels: Mapping[Cell, str],
+    values: Mapping[Cell, int],
+    filled: set[Cell] | frozenset[Cell] = frozenset(),
+) -> str:
+    """Squares two lines high, outlines between different groups, ``#`` for ``filled``.
+
+    ``values``: cell -> value (givens or a solution); other cells show ``.``.
+    """
+    rows, cols, cells = puzzle.rows, puzzle.cols, set(puzzle.cells)
+    texts = {cell: str(v) for cell, v in values.items()}
+    width = max(3, *(len(t) + 2 for t in texts.values()), *(len(t) + 1 for t in labels.values()))
+
+    def inside(cell: Cell) -> bool:
+        return 0 <= cell[0] < rows and 0 <= cell[1] < cols
+
+    def wall(a: Cell, b: Cell) -> bool:
+        """An outline between squares a and b (the grid's edge included)."""
+        if not inside(a) or not inside(b):
+            return inside(a) or inside(b)
+        return groups.get(a, -1 - a[0] * cols - a[1]) != groups.get(b, -1 - b[0] * cols - b[1])
+
+    def corner(r: int, c: int) -> str:
+        up = wall((r - 1, c - 1), (r - 1, c))
+        down = wall((r, c - 1), (r, c))
+        left = wall((r - 1, c - 1), (r, c - 1))
+        right = wall((r - 1, c), (r, c))
+        if up or down:
+            return "+" if left or right else "|"
+        return "-" if left or right else " "
+
+    def square(cell: Cell, line: int) -> str:
+        if cell in filled:
+            return "#" * width
+        label = labels.get(cell, "")
+        if line == 0:
+            if label == "#":
+                return "#" * width
+            return label.center(width) if label in ("\\", "/", "X") else label.ljust(width)
+        return texts.get(cell, "." if cell in cells else "").center(width)
+
+    out = []
+    for r in range(rows + 1):
+        border = ""
+        for c in range(cols + 1):
+            border += corner(r, c)
+            if c < cols:
+                border += ("-" if wall((r - 1, c), (r, c)) else " ") * width
+        out.append(border.rstrip())
+        if r == rows:
+            break
+        for line in (0, 1):
+            text = ""
+            for c in range(cols + 1):
+                shaded = line == 0 and labels.get((r, c - 1)) == labels.get((r, c)) == "#"
+                text += "|" if wall((r, c - 1), (r, c)) else "#" if shaded else " "
+                if c < cols:
+                    text += square((r, c), line)
+            out.append(text.rstrip())
+    return "\n".join(out) + "\n"

@@ -1,0 +1,98 @@
+"""What the solve loop does to one puzzle: check it, count its solutions, or time each back end.
+
+A *work* function takes an :class:`~cp_sudoku.formats.Entry` whose puzzle was
+read, the back ends built from the :class:`~cp_sudoku.run.plan.Plan`, and the
+plan, and returns a picklable value.  Work functions are module-level, so a
+worker process can be sent one by reference.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from cp_sudoku.backends import Backend, Result
+from cp_sudoku.crosscheck import Count, Verdict, count, crosscheck
+from cp_sudoku.formats import Entry
+from cp_sudoku.model import Grid, Puzzle, cell_name, violations
+from cp_sudoku.run.plan import Plan
+
+T = TypeVar("T")
+#: ``work(entry, backends, plan) -> value``; ``entry.puzzle`` is never None.
+Work = Callable[[Entry, Sequence[Backend], Plan], T]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A cross-checked puzzle: the verdict, and how it contradicts the source's stated
+    solution (``mismatch``; None when the source states none or it agrees)."""
+
+    verdict: Verdict
+    mismatch: str | None = None
+
+
+def check(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Checked:
+    """Cross-check ``entry``'s puzzle (:func:`cp_sudoku.crosscheck.crosscheck`)."""
+    puzzle = _puzzle(entry)
+    verdict = crosscheck(puzzle, backends, limit=plan.limit, time_limit=plan.time_limit)
+    if entry.solution is None:
+        return Checked(verdict)
+    return Checked(verdict, stated_mismatch(puzzle, verdict, entry.solution))
+
+
+def count_solutions(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Count:
+    """Count ``entry``'s solutions up to ``plan.limit`` (:func:`cp_sudoku.crosscheck.count`),
+    keeping two grids per back end, so memory does not grow with the limit."""
+    return count(_puzzle(entry), backends, limit=plan.limit, time_limit=plan.time_limit)
+
+
+@dataclass(frozen=True)
+class Timed:
+    """Each back end's own result on one puzzle, with the CPU seconds of its solve
+    (process CPU time, so it is exact only when nothing else runs in the process)."""
+
+    results: dict[str, Result]
+    cpu_seconds: dict[str, float]
+
+
+def solve_each(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Timed:
+    """Solve ``entry``'s puzzle with every back end in turn, no cross-check (for ``bench``)."""
+    puzzle = _puzzle(entry)
+    results: dict[str, Result] = {}
+    cpu: dict[str, float] = {}
+    for backend in backends:
+        start = time.process_time()
+        results[backend.name] = backend.solve(puzzle, plan.limit, plan.time_limit)
+        cpu[backend.name] = time.process_time() - start
+    return Timed(results, cpu)
+
+
+def _puzzle(entry: Entry) -> Puzzle:
+    if entry.puzzle is None:
+        raise ValueError(f"{entry.label} has no puzzle to solve")  # the loop never sends one
+    return entry.puzzle
+
+
+def stated_mismatch(puzzle: Puzzle, verdict: Verdict, stated: Grid) -> str | None:
+    """How ``verdict`` contradicts the solution a source states, or None.
+
+    The stated grid must pass the checker; a ``unique`` verdict must have
+    found exactly it; a ``none`` verdict contradicts any valid stated grid.
+    A ``multiple`` or ``unknown`` verdict with a valid stated grid is no
+    contradiction.
+    """
+    broken = violations(puzzle, stated)
+    if broken:
+        return f"the stated solution is not a solution: {broken[0]}"
+    if verdict.status == "none":
+        return "the stated solution is valid, but the verdict is none"
+    if verdict.status == "unique" and verdict.solution and verdict.solution != stated:
+        cell, found, said = next(
+            (cell, a, b)
+            for cell, a, b in zip(puzzle.cells, verdict.solution, stated, strict=True)
+            if a != b
+        )
+        return f"the stated solution differs at {cell_name(cell)}: stated {said}, found {found}"
+    return None

@@ -1,0 +1,182 @@
+"""Ctrl-C in every command, sent to real processes at random moments.
+
+The promises (issue 13): exit 130; one stderr line ``interrupted after K of
+N puzzles``; every line already written is whole, and they are the first K
+in input order; no worker process is left; no traceback.  The time from the
+signal to the exit is bounded generously here (an anti-hang bound, not a
+timing test); docs/cli.md gives the measured figures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import lines
+
+EMPTY_9X9 = "." * 81
+LINE = re.compile(r"^cp-sudoku: interrupted after ([\d,]+)(?: of ([\d,]+))? (\w+)$")
+
+
+@dataclass
+class Stopped:
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float  # from the signal to the exit
+    workers_left: list[int]
+    done: int
+    total: int | None
+
+
+def _children(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(child) for child in found.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def interrupt(args: list[str], after: float, *, group: bool = True) -> Stopped:
+    """Start ``cp-sudoku ARGS``, send SIGINT after ``after`` seconds (to its process group,
+    as a terminal does, or to the main process only), and collect what it did."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cp_sudoku.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"},
+    )
+    time.sleep(after)
+    workers = _children(process.pid)
+    start = time.monotonic()
+    if group:
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    seconds = time.monotonic() - start
+    deadline = time.monotonic() + 5
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [w for w in workers if _alive(w) and "resource_tracker" not in _cmdline(w)]
+    match = LINE.match(stderr.decode().splitlines()[-1]) if stderr.strip() else None
+    done = int(match[1].replace(",", "")) if match else -1
+    total = int(match[2].replace(",", "")) if match and match[2] else None
+    return Stopped(process.returncode, stdout.decode(), stderr.decode(), seconds, left, done, total)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def assert_stopped_cleanly(stopped: Stopped) -> None:
+    if stopped.code == 0 and not stopped.stderr.strip():
+        return  # finished before the signal: nothing to check
+    assert stopped.code == 130, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert stopped.done >= 0, stopped.stderr  # the last stderr line is the interrupt line
+    assert stopped.stdout == "" or stopped.stdout.endswith("\n")  # whole lines only
+    assert stopped.workers_left == []
+    assert stopped.seconds < 10  # generous anti-hang bound
+
+
+@pytest.fixture(scope="module")
+def many(data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("interrupts") / "many.txt"
+    path.write_text("\n".join(lines(data / "sudoku" / "royle-17clue.txt", 5000)) + "\n")
+    return path
+
+
+def _check_jsonl(stopped: Stopped) -> None:
+    records = [json.loads(line) for line in stopped.stdout.splitlines()]
+    assert [r["line"] for r in records] == list(range(1, len(records) + 1))  # input order
+    assert len(records) == stopped.done
+    # the total is known once the input is open (a very early Ctrl-C comes before that)
+    assert stopped.total == 5000 or (stopped.total is None and stopped.done == 0)
+
+
+def test_check_stops_at_once_with_whole_lines_in_order(many: Path) -> None:
+    stopped = interrupt(["check", str(many), "--json", "--jobs", "2"], random.uniform(3, 6))
+    assert stopped.code == 130, stopped.stderr
+    assert_stopped_cleanly(stopped)
+    _check_jsonl(stopped)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_check_at_several_moments(many: Path, jobs: str) -> None:
+    for after in random.Random(int(jobs)).sample([1.0, 2.5, 4.0, 6.0], 3):
+        stopped = interrupt(["check", str(many), "--json", "--jobs", jobs], after)
+        assert stopped.code == 130, stopped.stderr
+        assert_stopped_cleanly(stopped)
+        _check_jsonl(stopped)
+
+
+@pytest.mark.slow
+def test_check_signal_to_the_main_process_alone_ends_the_workers(many: Path) -> None:
+    stopped = interrupt(["check", str(many), "--json", "--jobs", "2"], 5.0, group=False)
+    assert stopped.code == 130, stopped.stderr
+    assert_stopped_cleanly(stopped)
+    _check_jsonl(stopped)
+
+
+def test_count_interrupted_claims_no_limit() -> None:
+    """A long count in CP-SAT (a C solver) stops at once; no limit is claimed."""
+    stopped = interrupt(["count", EMPTY_9X9, "--limit", "1000000", "--backend", "cpsat"], 2.0)
+    assert_stopped_cleanly(stopped)
+    assert stopped.code == 130
+    assert stopped.stdout == "" and "limit" not in stopped.stderr
+    assert stopped.stderr.splitlines()[-1] == "cp-sudoku: interrupted after 0 of 1 puzzle"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "{many}", "--backend", "sat"],
+        ["compare", "{many}", "--backend", "backtrack"],
+        ["bench", "generated:4x4:100000", "--backend", "sat", "--no-baselines"],
+        ["count", EMPTY_9X9, "--limit", "1000000", "--backend", "sat"],
+        ["count", EMPTY_9X9, "--limit", "1000000", "--backend", "backtrack"],
+    ],
+)
+def test_every_command_stops_cleanly(args: list[str], many: Path) -> None:
+    stopped = interrupt([arg.format(many=many) for arg in args], 2.0)
+    assert stopped.code == 130, stopped.stderr
+    assert_stopped_cleanly(stopped)
+
+
+@pytest.mark.slow
+def test_random_moments(many: Path) -> None:
+    """Forty interrupts at random moments, both worker counts, both ways of sending."""
+    chance = random.Random(13)
+    for _ in range(40):
+        jobs = chance.choice(["1", "2"])
+        stopped = interrupt(
+            ["check", str(many), "--json", "--jobs", jobs],
+            chance.uniform(0.0, 8.0),
+            group=chance.random() < 0.7,
+        )
+        assert_stopped_cleanly(stopped)
+        if stopped.code == 130 and stopped.done >= 0:
+            _check_jsonl(stopped)

@@ -1,0 +1,229 @@
+"""The reading layer: the README's format block, hostile and odd input
+(comments, bytes, separators, signs), errors at the right line, the API boundary, and the
+puzzlekit collections against their stated solutions."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import check_all
+
+from cp_sudoku import parse_line, read_file, sudoku
+from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.io import READERS, parse_text, read_text
+from cp_sudoku.model import PuzzleError, UsageError, violations
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "cp_sudoku"
+LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+PUZZLEKIT = ("Skyscraper", "KenKen", "KillerSudoku", "JigsawSudoku", "Kakuro")
+
+
+def test_readme_variant_format_block_reads_as_printed() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"### The variant text format.*?```\n(.*?)```", readme, re.DOTALL)
+    assert block and "#" in block.group(1), "the block has trailing comments"
+    puzzle = parse_text(block.group(1), "README.md")
+    assert crosscheck(puzzle, limit=2).status in ("unique", "multiple")
+
+
+# ---------------------------------------------------------------- comments, bytes, separators
+
+
+def test_trailing_comments_after_puzzle_lines_and_keys_are_ignored(tmp_path: Path) -> None:
+    (a, b) = read_text(f"{LINE}  # from the tutorial\n{LINE}#not a comment: no space\n")
+    assert a.puzzle is not None and a.puzzle.givens == parse_line(LINE).givens
+    assert b.error is not None and "expected n*n symbols" in str(b.error)
+    text = (
+        "kind: kenken   # KenKen\nsize: 2 # two\ncages:  # below\n"
+        "3+ r1c1 r1c2 # row\n3+ r2c1 r2c2\n"
+    )
+    assert parse_text(text).max_value == 2
+    boxed = parse_text("kind: sudoku # six\nbox: 3x2   # tall boxes\ngrid:\n" + "......\n" * 6)
+    assert boxed.box == (3, 2)
+
+
+def test_a_latin1_byte_in_a_comment_keeps_the_puzzles_around_it(tmp_path: Path) -> None:
+    path = tmp_path / "puzzles.txt"
+    path.write_bytes(f"{LINE}\n# caf\xe9 puzzle\n{LINE}  # na\xefve\n".encode("latin-1"))
+    entries = list(read_file(path))
+    assert [e.line for e in entries] == [1, 3]
+    assert all(e.puzzle is not None for e in entries)
+
+
+def test_a_byte_that_is_not_utf8_in_a_puzzle_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "puzzles.txt"
+    path.write_bytes(f"{LINE}\n{LINE[:5]}\xe9{LINE[6:]}\n".encode("latin-1"))
+    with pytest.raises(PuzzleError, match=r"puzzles.txt:2:6: byte 0xE9 is not UTF-8"):
+        list(read_file(path))
+
+
+def test_semicolon_csv_is_read_as_csv(tmp_path: Path) -> None:
+    solution = crosscheck(parse_line(LINE)).solution
+    assert solution is not None
+    path = tmp_path / "puzzles.csv"
+    path.write_text(f"quizzes;solutions\n{LINE};{''.join(map(str, solution))}\n")
+    (entry,) = read_file(path)
+    assert entry.puzzle is not None and entry.solution == solution
+
+
+def test_unicode_minus_times_and_divide_are_operations() -> None:
+    signs = parse_text("kind: kenken\nsize: 2\ncages: 1\u2212 r1c1 r1c2; 2\u00f7 r2c1 r2c2\n")
+    plain = parse_text("kind: kenken\nsize: 2\ncages: 1- r1c1 r1c2; 2/ r2c1 r2c2\n")
+    assert signs == plain
+
+
+# ---------------------------------------------------------------- errors at the cage's line
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        (
+            "kind: kenken\nsize: 3\ncages:\n3+ r1c1 r1c2 r1c3\n1- r2c1 r2c2 r2c3\n",
+            "5",
+            "'-' takes exactly two cells",
+        ),
+        (
+            "kind: killer\nsize: 4\ncages:\n3 r1c1 r1c2; 7 r1c3 r1c4\n7 r2c1 r2c2 r1c1\n",
+            "5",
+            "r1c1 is in two cages",
+        ),
+        ("kind: killer\nsize: 4\ncages:\n3 r1c1 r1c2\n7 r2c1 r9c9\n", "5", "r9c9, which is not"),
+        ("kind: kenken\nsize: 2\ncages:\n3+ r1c1 r1c2\n2/ r2c1\n", "5", "a one-cell cage gives"),
+    ],
+)
+def test_model_errors_point_at_the_cage_line(text: str, where: str, message: str) -> None:
+    with pytest.raises(PuzzleError, match=message) as error:
+        parse_text(text, "f.txt")
+    assert str(error.value).startswith(f"f.txt:{where}: ")
+    assert error.value.cells
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("kind: kakuro\ngrid:\nx 19\\\n\\3 _\nx _\n", "cage 19+"),
+        ("kind: kakuro\ngrid:\nx x 2\\\nx \\2 _\nx \\3 _\n", "cage 2+"),
+        (
+            "kind: kenken\nsize: 3\ncages:\n"
+            "2* r1c1 r1c2 r1c3\n6+ r2c1 r2c2 r2c3\n6+ r3c1 r3c2 r3c3\n",
+            "2*",
+        ),
+        ("kind: sudoku\ngrid:\n11..\n....\n....\n....\n", "1 repeats at r1c1 and r1c2"),
+    ],
+)
+def test_contradictory_clues_are_read_and_are_none(text: str, reason: str) -> None:
+    (entry,) = read_text(text)
+    assert entry.error is None and entry.puzzle is not None
+    verdict = check_all(entry.puzzle)
+    assert verdict.status == "none" and reason in (verdict.reason or "")
+
+
+# ---------------------------------------------------------------- the API boundary
+
+SMALL = "......122..4.4.."
+SMALL_ROWS = [[0, 0, 0, 0], [0, 0, 1, 2], [2, 0, 0, 4], [0, 4, 0, 0]]
+
+
+def test_grids_as_a_string_a_flat_sequence_or_rows() -> None:
+    flat = [v for row in SMALL_ROWS for v in row]
+    assert sudoku(SMALL) == sudoku(flat) == sudoku(SMALL_ROWS) == sudoku(tuple(flat))
+    assert sudoku(SMALL, box=[2, 2]) == sudoku(SMALL)
+
+
+def test_numpy_integers_are_accepted() -> None:
+    numpy = pytest.importorskip("numpy")
+    assert sudoku(numpy.array(SMALL_ROWS)) == sudoku(SMALL)
+    assert sudoku(SMALL, box=numpy.array([2, 2])) == sudoku(SMALL)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: parse_line(None),
+            "expected the puzzle as a string of n\\*n symbols, got NoneType",
+        ),
+        (lambda: parse_line(42), "got int"),
+        (lambda: sudoku(None), "expected a grid as a string, a flat sequence of ints or rows"),
+        (lambda: sudoku([0.5] * 16), "grid values must be integers"),
+        (lambda: sudoku("12ab" * 4), "a grid string holds digits and blanks"),
+        (lambda: sudoku(SMALL, box=3), "box must be a pair of integers"),
+        (lambda: sudoku(SMALL, box=(1, 3)), "box 1x3 does not fit a 4x4 grid"),
+    ],
+)
+def test_wrong_types_get_a_clear_puzzle_error(call, message: str) -> None:
+    with pytest.raises(PuzzleError, match=message):
+        call()
+
+
+def test_an_unknown_format_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="unknown format 'yaml'"):
+        list(read_text(LINE, format="yaml"))
+    assert "puzzlekit" in READERS
+
+
+# ---------------------------------------------------------------- puzzlekit
+
+
+def _puzzlekit(data: Path, kind: str) -> Path:
+    path = data / "puzzlekit" / kind / f"{kind}_dataset.json"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    return path
+
+
+@pytest.mark.parametrize("kind", PUZZLEKIT)
+def test_puzzlekit_is_detected_and_read_with_stated_solutions(data: Path, kind: str) -> None:
+    entries = list(read_file(_puzzlekit(data, kind)))
+    assert len(entries) == 60
+    for entry in entries:
+        assert entry.puzzle is not None, entry.error
+        assert entry.solution is not None and not violations(entry.puzzle, entry.solution)
+        assert parse_text(_round_trip(entry.puzzle)) == entry.puzzle
+    for entry in entries[:2]:
+        assert entry.puzzle is not None
+        verdict = check_all(entry.puzzle)
+        assert verdict.status == "unique" and verdict.solution == entry.solution
+
+
+def _round_trip(puzzle):
+    from cp_sudoku.io import to_text
+
+    return to_text(puzzle)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", PUZZLEKIT)
+def test_every_puzzlekit_puzzle_against_its_stated_solution(data: Path, kind: str) -> None:
+    broken = []
+    for entry in read_file(_puzzlekit(data, kind)):
+        assert entry.puzzle is not None, entry.error
+        assert entry.solution is not None
+        found = violations(entry.puzzle, entry.solution)
+        if found:
+            broken.append(f"{entry.text}: {found[0]}")
+            continue
+        verdict = check_all(entry.puzzle)
+        assert verdict.status == "unique", entry.text
+        assert verdict.solution == entry.solution, entry.text
+    assert not broken, "stated solutions that break a rule: " + "; ".join(broken)
+
+
+def test_a_puzzlekit_entry_with_a_fault_is_reported_and_the_others_read(tmp_path: Path) -> None:
+    good = "4 4\\n9 - 8 3\\n- 7 - -\\n4 - - 9\\n- - - -\\n2 2 4 1\\n2 3 4 1\\n6 3 4 5\\n6 3 5 5"
+    text = (
+        '{\n  "count": 2,\n  "count_sol": 2,\n  "name": "KillerSudoku",\n  "data": {\n'
+        f'    "1_4x4": {{\n      "problem": "{good}",\n      "solution": "4 4\\n2 3 4 1\\n'
+        '4 1 3 2\\n3 2 1 4\\n1 4 2 3"\n    },\n'
+        '    "2_4x4": {\n      "problem": "4 4\\n9 - 8"\n    }\n  }\n}'
+    )
+    path = tmp_path / "Killer_dataset.json"
+    path.write_text(text)
+    first, second = read_file(path)
+    assert first.puzzle is not None and first.solution is not None
+    assert second.error is not None and second.line == 10
+    assert "entry 2_4x4: expected 8 lines after the header" in str(second.error)
