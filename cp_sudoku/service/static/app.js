@@ -205,7 +205,7 @@ function verdictWords(record) {
 }
 
 function effort(result) {
-  const skip = new Set(["status", "seconds", "solutions", "complete"]);
+  const skip = new Set(["status", "seconds", "solutions", "complete", "stopped", "count"]);
   return Object.entries(result)
     .filter(([key]) => !skip.has(key))
     .map(([key, value]) => `${key.replace(/_/g, " ")} ${number(value)}`)
@@ -232,10 +232,16 @@ async function check() {
   verdict.textContent = verdictWords(record);
   verdict.className = `verdict ${record.status}`;
   verdict.dataset.status = record.status;
-  const figures = [drawing(record.drawing, record.drawing.givens, "Puzzle", null)];
-  if (record.drawing.solution) {
-    const title = record.status === "unique" ? "Solution" : "A solution";
-    figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens));
+  const title = record.status === "unique" ? "Solution" : "A solution";
+  let figures;
+  if (record.drawing.as_text) { // relations and outside clues: the rendered text shows them
+    figures = [textFigure(record.rendered.puzzle, "Puzzle")];
+    if (record.rendered.solution) figures.push(textFigure(record.rendered.solution, title));
+  } else {
+    figures = [drawing(record.drawing, record.drawing.givens, "Puzzle", null)];
+    if (record.drawing.solution) {
+      figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens));
+    }
   }
   $("drawings").replaceChildren(...figures);
   showBackends(record.backends);
@@ -272,6 +278,10 @@ async function prove() {
 }
 
 // --- Drawing a puzzle ------------------------------------------------------------------------
+
+function textFigure(text, title) {
+  return el("figure", {}, el("figcaption", {}, title), el("pre", { class: "rendered" }, text));
+}
 
 function drawing(d, values, title, givens) {
   const { rows, cols } = d;
