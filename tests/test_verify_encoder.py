@@ -18,13 +18,13 @@ import random
 from itertools import product
 
 import pytest
+from cp_sudoku.variants import Clue, kakuro, kenken, killer
 from pysat.solvers import Solver
 from verify_grids import checker_solutions
 
 from cp_sudoku.encodings.cnf import to_cnf
 from cp_sudoku.model import Cell, Grid, Puzzle, Relation, SparseUnit, Visibility
 from cp_sudoku.puzzles import solved_grid, sudoku, sudoku_units
-from cp_sudoku.variants import Clue, kakuro, kenken, killer
 
 ENCODINGS = ("optimised", "extended", "efficient")
 

@@ -215,6 +215,44 @@ def export_one(text: str, options: Options, to: str, encoding: str = "optimised"
     return export(puzzle, to, **({"encoding": encoding} if to == "dimacs" else {}))
 
 
+def prove_one(text: str, options: Options) -> dict[str, Any]:
+    """One puzzle's certificate (``cp-sudoku prove``), verified from scratch once written.
+
+    The files are written in a folder this function makes and removes (the
+    name is fixed; nothing of the request names a path) and returned as text:
+    ``{"certificate": the NAME.cert.json object, "cnf": DIMACS text, "proof":
+    DRAT text or None, "failures": what the verification rejected}``, or
+    ``{"certificate": None, ...}`` with status ``unknown`` when the time limit
+    stopped the solver (nothing is proved then), or status ``unavailable``
+    and the ``error`` when the prover cannot be imported.
+
+    Raises:
+        InputError: the text is not exactly one readable puzzle, or its kind has
+            no text format to state it in.
+    """
+    import tempfile
+    from pathlib import Path
+
+    _, puzzle = _one_puzzle(text, options)
+    try:
+        from cp_sudoku.verify.certify import certify
+    except ImportError as error:  # the prover or its checker is not installed here
+        return {"status": "unavailable", "certificate": None, "error": str(error)}
+    with tempfile.TemporaryDirectory(prefix="cp-sudoku-prove-") as folder:
+        done = certify(puzzle, Path(folder), "certificate", time_limit=options.time_limit)
+        if done.path is None:
+            return {"status": done.status, "certificate": None, "cnf": None, "proof": None}
+        certificate = json.loads(done.path.read_text("utf-8"))
+        proof = certificate["proof"]
+        return {
+            "status": done.status,
+            "certificate": certificate,
+            "cnf": (Path(folder) / certificate["cnf"]).read_text("utf-8"),
+            "proof": None if proof is None else (Path(folder) / proof).read_text("utf-8"),
+            "failures": list(done.failures),
+        }
+
+
 def check_chunk(entries: Sequence[Entry], options: Options) -> list[tuple[str, str]]:
     """(status, JSON line) per entry, in order: the lines ``check --json`` prints.
 
