@@ -264,11 +264,18 @@ async function prove() {
   busy(true);
   try {
     const answer = await api("POST", "/v1/prove", puzzleBody());
-    if (answer.ok) {
-      const blob = new Blob([JSON.stringify(answer.data, null, 1)], { type: "application/json" });
-      const link = el("a", { href: URL.createObjectURL(blob), download: "certificate.json" },
-        "Download the certificate");
-      $("certificate").replaceChildren(link);
+    if (answer.ok && answer.data.certificate) {
+      const done = answer.data;
+      const blob = new Blob([JSON.stringify(done.certificate, null, 1)], { type: "application/json" });
+      const links = [el("a", { href: URL.createObjectURL(blob), download: "certificate.cert.json" },
+        "the certificate")];
+      if (done.cnf_url) links.push(el("a", { href: done.cnf_url }, "its CNF"));
+      if (done.proof_url) links.push(el("a", { href: done.proof_url }, "its DRAT proof"));
+      const checked = done.certificate.checked ? "checked by " + done.certificate.checker : "NOT checked";
+      $("certificate").replaceChildren(`Proved ${done.status} (${checked}); download `,
+        ...links.flatMap((link, i) => (i ? [", ", link] : [link])), ".");
+    } else if (answer.ok) {
+      $("certificate").textContent = `Prove: ${answer.data.status} (nothing proved within the time limit).`;
     } else {
       $("certificate").textContent = `Prove: ${answer.data.error || answer.data} (${answer.status})`;
     }
