@@ -26,8 +26,8 @@ from cp_sudoku.datasets import dataset_path
 from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
 from cp_sudoku.io import Entry, parse_line, puzzle_string, read_file
 from cp_sudoku.kinds.grid import default_box
-from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
 from cp_sudoku.kinds.killer import killer
+from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
 from cp_sudoku.puzzles import generated_sudoku, solved_grid
 from cp_sudoku.run import Checked, InProcess, Outcome, Plan, check, run
 from cp_sudoku.singles import Deduction, solve_singles

@@ -55,7 +55,7 @@ def _alive(pid: int) -> bool:
 def interrupt(args: list[str], after: float, *, group: bool = True) -> Stopped:
     """Start ``cp-sudoku ARGS > file``, send SIGINT after ``after`` seconds (to its process
     group, as a terminal does, or to the main process only), and collect what it did."""
-    out = tempfile.TemporaryFile()
+    out = tempfile.TemporaryFile()  # noqa: SIM115 (closed by the caller, after reading)
     process = subprocess.Popen(
         [sys.executable, "-m", "cp_sudoku.cli", *args],
         stdout=out,

@@ -18,7 +18,6 @@ import random
 from itertools import product
 
 import pytest
-from cp_sudoku.variants import Clue, kakuro, kenken, killer
 from pysat.solvers import Solver
 from verify_grids import checker_solutions
 
