@@ -24,6 +24,9 @@ COMMANDS: dict[str, str] = {
     "compare": "cp_sudoku.cli.compare:compare",
     "export": "cp_sudoku.cli.export:export",
     "bench": "cp_sudoku.cli.bench:bench",
+    "prove": "cp_sudoku.verify.commands:prove",
+    "verify": "cp_sudoku.verify.commands:verify",
+    "serve": "cp_sudoku.service.command:serve",
 }
 
 

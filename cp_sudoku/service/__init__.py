@@ -1,0 +1,8 @@
+"""The service: ``cp-sudoku serve``, an HTTP API with jobs and a web page.
+
+Modules: :mod:`~cp_sudoku.service.app` (routes), :mod:`~cp_sudoku.service.runner`
+(worker pool and jobs), :mod:`~cp_sudoku.service.store` (SQLite job store),
+:mod:`~cp_sudoku.service.limits`, :mod:`~cp_sudoku.service.solving` (the one
+adapter to the rest of the package) and :mod:`~cp_sudoku.service.command`.
+Needs the ``service`` extra (FastAPI, uvicorn, python-multipart).
+"""

@@ -1,0 +1,497 @@
+// The cp-sudoku page: plain JavaScript over the /v1 API, no build step, nothing fetched from elsewhere.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SHAPES = { 4: ["2x2"], 6: ["2x3", "3x2"], 9: ["3x3"], 16: ["4x4"] };
+const ALPHABETS = { 4: ["1-4"], 6: ["1-6"], 9: ["1-9"], 16: ["1-9A-G", "0-9A-F"] };
+const SHOWN_ROWS = 500; // job rows drawn in the table; the download has them all
+const SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+let mode = "grid";
+let job = null; // {id, timer, shown}
+
+// --- Small helpers ---------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function expand(name) {
+  // "1-9A-G" -> "123456789ABCDEFG"
+  let out = "";
+  for (const piece of name.match(/.-.|./g)) {
+    if (piece.length === 3) {
+      const low = SYMBOLS.indexOf(piece[0]);
+      const high = SYMBOLS.indexOf(piece[2]);
+      out += SYMBOLS.slice(low, high + 1);
+    } else out += piece;
+  }
+  return out;
+}
+
+function number(value) {
+  return typeof value === "number" ? value.toLocaleString("en") : value;
+}
+
+async function api(method, path, body, isForm = false) {
+  const init = { method };
+  if (body !== undefined) {
+    init.body = isForm ? body : JSON.stringify(body);
+    if (!isForm) init.headers = { "Content-Type": "application/json" };
+  }
+  const response = await fetch(path, init);
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  return { ok: response.ok, status: response.status, data };
+}
+
+// --- The grid to type into -------------------------------------------------------------------
+
+function size() { return Number($("size").value); }
+function boxShape() { return $("box").value.split("x").map(Number); }
+function alphabet() { return expand($("alphabet").value); }
+
+function fillChoices(select, values) {
+  select.replaceChildren(...values.map((v) => el("option", { value: v }, v)));
+}
+
+function buildEntry() {
+  const n = size();
+  const [band, stack] = boxShape();
+  const table = $("entry");
+  table.replaceChildren();
+  table.dataset.size = n;
+  for (let r = 0; r < n; r++) {
+    const tr = el("tr");
+    for (let c = 0; c < n; c++) {
+      const input = el("input", {
+        id: `g-${r}-${c}`, maxlength: "1", autocomplete: "off",
+        "aria-label": `r${r + 1}c${c + 1}`, "data-r": r, "data-c": c,
+      });
+      const td = el("td", {}, input);
+      if (r % band === 0) td.classList.add("top");
+      if (c % stack === 0) td.classList.add("left");
+      if (r === n - 1) td.classList.add("bottom");
+      if (c === n - 1) td.classList.add("right");
+      tr.append(td);
+    }
+    table.append(tr);
+  }
+}
+
+function moveTo(r, c) {
+  const n = size();
+  const index = Math.max(0, Math.min(n * n - 1, r * n + c));
+  const target = $(`g-${Math.floor(index / n)}-${index % n}`);
+  target.focus();
+  target.select();
+}
+
+function onEntryKey(event) {
+  const input = event.target;
+  if (input.tagName !== "INPUT") return;
+  const r = Number(input.dataset.r);
+  const c = Number(input.dataset.c);
+  const key = event.key;
+  const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  if (moves[key]) {
+    event.preventDefault();
+    moveTo(r + moves[key][0], c + moves[key][1]);
+    return;
+  }
+  if (key === "Tab" || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (key === "Backspace") {
+    event.preventDefault();
+    if (input.value) input.value = "";
+    else moveTo(r, c - 1);
+    return;
+  }
+  if (key.length !== 1) return;
+  event.preventDefault();
+  const symbols = alphabet();
+  const upper = key.toUpperCase();
+  if (symbols.includes(upper)) input.value = upper;
+  else if (".0_ ".includes(key)) input.value = "";
+  else return;
+  moveTo(r, c + 1);
+}
+
+function gridText() {
+  const n = size();
+  let line = "";
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) line += $(`g-${r}-${c}`).value || ".";
+  }
+  return line;
+}
+
+function setShape() {
+  fillChoices($("box"), SHAPES[size()]);
+  fillChoices($("alphabet"), ALPHABETS[size()]);
+  buildEntry();
+}
+
+// --- Requests --------------------------------------------------------------------------------
+
+function chosenBackends() {
+  return [...document.querySelectorAll("#backends input:checked")].map((box) => box.value);
+}
+
+function options() {
+  const body = { backends: chosenBackends() };
+  if ($("limit").value) body.limit = Number($("limit").value);
+  if ($("time-limit").value) body.time_limit = Number($("time-limit").value);
+  return body;
+}
+
+function puzzleBody() {
+  if (mode === "grid") {
+    const body = { puzzle: gridText(), box: $("box").value, ...options() };
+    if (size() > 9) body.alphabet = $("alphabet").value;
+    return body;
+  }
+  const body = { puzzle: $("text").value, ...options() };
+  if ($("format").value) body.format = $("format").value;
+  return body;
+}
+
+function showError(message) {
+  const verdict = $("verdict");
+  verdict.textContent = message;
+  verdict.className = "verdict error";
+  $("drawings").replaceChildren();
+  $("backend-table").hidden = true;
+}
+
+function busy(flag) {
+  for (const id of ["check", "count", "prove"]) $(id).disabled = flag;
+}
+
+async function run(path) {
+  busy(true);
+  $("certificate").replaceChildren();
+  try {
+    const answer = await api("POST", path, puzzleBody());
+    if (!answer.ok) {
+      showError(`Error ${answer.status}: ${answer.data.error || answer.data}`);
+      return null;
+    }
+    return answer.data;
+  } catch (error) {
+    showError(`The server did not answer: ${error}`);
+    return null;
+  } finally {
+    busy(false);
+  }
+}
+
+function verdictWords(record) {
+  const found = Math.max(0, ...Object.values(record.backends).map((b) => b.solutions));
+  switch (record.status) {
+    case "unique": return "Unique: exactly one solution.";
+    case "multiple": return `Multiple: at least ${number(found)} solutions; one is shown.`;
+    case "none": return "None: the puzzle has no solution.";
+    default:
+      return record.agree === false
+        ? `Unknown: the back ends disagree (${record.disagreements.join("; ")}).`
+        : "Unknown: a limit stopped the search before a proof.";
+  }
+}
+
+function effort(result) {
+  const skip = new Set(["status", "seconds", "solutions", "complete", "stopped", "count"]);
+  return Object.entries(result)
+    .filter(([key]) => !skip.has(key))
+    .map(([key, value]) => `${key.replace(/_/g, " ")} ${number(value)}`)
+    .join(", ");
+}
+
+function showBackends(backends) {
+  const body = $("backend-table").tBodies[0];
+  body.replaceChildren(...Object.entries(backends).map(([name, result]) => el(
+    "tr", {},
+    el("td", {}, name),
+    el("td", {}, result.status),
+    el("td", { class: "num" }, (result.seconds * 1000).toFixed(2)),
+    el("td", { class: "num" }, number(result.solutions)),
+    el("td", {}, effort(result)),
+  )));
+  $("backend-table").hidden = false;
+}
+
+async function check() {
+  const record = await run("/v1/check?drawing=true");
+  if (!record) return;
+  const verdict = $("verdict");
+  verdict.textContent = verdictWords(record);
+  verdict.className = `verdict ${record.status}`;
+  verdict.dataset.status = record.status;
+  const title = record.status === "unique" ? "Solution" : "A solution";
+  let figures;
+  if (record.drawing.as_text) { // relations and outside clues: the rendered text shows them
+    figures = [textFigure(record.rendered.puzzle, "Puzzle")];
+    if (record.rendered.solution) figures.push(textFigure(record.rendered.solution, title));
+  } else {
+    figures = [drawing(record.drawing, record.drawing.givens, "Puzzle", null)];
+    if (record.drawing.solution) {
+      figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens));
+    }
+  }
+  $("drawings").replaceChildren(...figures);
+  showBackends(record.backends);
+}
+
+async function count() {
+  const record = await run("/v1/count");
+  if (!record) return;
+  const noun = record.count === 1 ? "solution" : "solutions";
+  const verdict = $("verdict");
+  verdict.textContent = record.exact
+    ? `${number(record.count)} ${noun}: the count is exact (a search finished).`
+    : `At least ${number(record.count)} ${noun} (stopped by the limit ${number(record.limit)} or the time limit).`;
+  verdict.className = "verdict count";
+  $("drawings").replaceChildren();
+  showBackends(record.backends);
+}
+
+async function prove() {
+  busy(true);
+  try {
+    const answer = await api("POST", "/v1/prove", puzzleBody());
+    if (answer.ok && answer.data.certificate) {
+      const done = answer.data;
+      const blob = new Blob([JSON.stringify(done.certificate, null, 1)], { type: "application/json" });
+      const links = [el("a", { href: URL.createObjectURL(blob), download: "certificate.cert.json" },
+        "the certificate")];
+      if (done.cnf_url) links.push(el("a", { href: done.cnf_url }, "its CNF"));
+      if (done.proof_url) links.push(el("a", { href: done.proof_url }, "its DRAT proof"));
+      const checked = done.certificate.checked ? "checked by " + done.certificate.checker : "NOT checked";
+      $("certificate").replaceChildren(`Proved ${done.status} (${checked}); download `,
+        ...links.flatMap((link, i) => (i ? [", ", link] : [link])), ".");
+    } else if (answer.ok) {
+      $("certificate").textContent = `Prove: ${answer.data.status} (nothing proved within the time limit).`;
+    } else {
+      $("certificate").textContent = `Prove: ${answer.data.error || answer.data} (${answer.status})`;
+    }
+  } finally {
+    busy(false);
+  }
+}
+
+// --- Drawing a puzzle ------------------------------------------------------------------------
+
+function textFigure(text, title) {
+  return el("figure", {}, el("figcaption", {}, title), el("pre", { class: "rendered" }, text));
+}
+
+function drawing(d, values, title, givens) {
+  const { rows, cols } = d;
+  const cageOf = new Array(rows * cols).fill(-1);
+  const cageLabel = {};
+  d.cages.forEach((cage, k) => {
+    const indexes = cage.cells.map(([r, c]) => r * cols + c);
+    for (const i of indexes) cageOf[i] = k;
+    cageLabel[Math.min(...indexes)] = cage.label;
+  });
+  const kenken = d.kind === "kenken";
+  const group = (i) => (kenken ? cageOf[i] : d.region[i]);
+  const differs = (i, r, c, f) =>
+    r < 0 || c < 0 || r >= rows || c >= cols || f(i) !== f(r * cols + c) || f(i) === -1 && !d.cells[r * cols + c];
+  const table = el("table", { class: `grid drawing kind-${d.kind}` });
+  for (let r = 0; r < rows; r++) {
+    const tr = el("tr");
+    for (let c = 0; c < cols; c++) {
+      const i = r * cols + c;
+      const td = el("td");
+      if (!d.cells[i]) {
+        td.classList.add("block");
+        if (d.labels[i]) td.append(el("span", { class: "clue" }, d.labels[i].replace("\\", " \\ ")));
+      } else {
+        const hasRegion = kenken || d.region[i] !== -1;
+        if (hasRegion) {
+          if (differs(i, r - 1, c, group)) td.classList.add("top");
+          if (differs(i, r, c - 1, group)) td.classList.add("left");
+          if (differs(i, r + 1, c, group)) td.classList.add("bottom");
+          if (differs(i, r, c + 1, group)) td.classList.add("right");
+        }
+        if (d.shaded[i]) td.classList.add("shaded");
+        const value = el("span", { class: "value" }, values[i] || "");
+        if (givens === null || (givens && givens[i])) value.classList.add("given");
+        if (d.kind === "killer" && cageOf[i] !== -1) {
+          const cage = el("span", { class: "cage" });
+          const f = (j) => cageOf[j];
+          if (differs(i, r - 1, c, f)) cage.classList.add("top");
+          if (differs(i, r, c - 1, f)) cage.classList.add("left");
+          if (differs(i, r + 1, c, f)) cage.classList.add("bottom");
+          if (differs(i, r, c + 1, f)) cage.classList.add("right");
+          td.append(cage);
+        }
+        if (cageLabel[i] !== undefined) td.append(el("span", { class: "target" }, cageLabel[i]));
+        td.append(value);
+      }
+      tr.append(td);
+    }
+    table.append(tr);
+  }
+  return el("figure", {}, el("figcaption", {}, title), table);
+}
+
+// --- Jobs ------------------------------------------------------------------------------------
+
+async function startJob() {
+  const file = $("job-file").files[0];
+  if (!file) {
+    $("job-state").textContent = "Choose a file first.";
+    return;
+  }
+  if (job) clearTimeout(job.timer);
+  const form = new FormData();
+  form.append("file", file, file.name);
+  const chosen = options();
+  form.append("backends", chosen.backends.join(","));
+  if (chosen.limit) form.append("limit", chosen.limit);
+  if (chosen.time_limit) form.append("time_limit", chosen.time_limit);
+  if (mode === "text" && $("format").value) form.append("format", $("format").value);
+  $("job-table").tBodies[0].replaceChildren();
+  $("job-more").textContent = "";
+  const answer = await api("POST", "/v1/jobs", form, true);
+  if (!answer.ok) {
+    $("job-state").textContent = `Error ${answer.status}: ${answer.data.error || answer.data}`;
+    return;
+  }
+  job = { id: answer.data.id, shown: 0, timer: null };
+  $("job-cancel").disabled = false;
+  setDownload(null);
+  await poll();
+}
+
+function setDownload(href) {
+  const link = $("job-download");
+  if (href) {
+    link.href = href;
+    link.classList.remove("disabled");
+    link.setAttribute("aria-disabled", "false");
+  } else {
+    link.removeAttribute("href");
+    link.classList.add("disabled");
+    link.setAttribute("aria-disabled", "true");
+  }
+}
+
+function describe(state) {
+  const parts = [`${state.state}: ${number(state.done)} / ${number(state.total)} puzzles`];
+  if (state.rate) parts.push(`${state.rate.toFixed(1)} puzzles/s`);
+  if (state.eta_seconds !== null && state.eta_seconds !== undefined) {
+    parts.push(`${Math.ceil(state.eta_seconds)} s left`);
+  }
+  if (state.error) parts.push(state.error);
+  return parts.join(" · ");
+}
+
+async function appendResults(id) {
+  if (job.shown >= SHOWN_ROWS) return;
+  const response = await fetch(`/v1/jobs/${id}/results?start=${job.shown}`);
+  const text = await response.text();
+  const body = $("job-table").tBodies[0];
+  for (const line of text.split("\n")) {
+    if (!line || job.shown >= SHOWN_ROWS) continue;
+    const record = JSON.parse(line);
+    job.shown += 1;
+    const ms = Object.values(record.backends).reduce((sum, b) => sum + b.seconds * 1000, 0);
+    body.append(el("tr", { class: record.status },
+      el("td", { class: "num" }, number(job.shown)),
+      el("td", { class: "num" }, number(record.line)),
+      el("td", {}, record.status),
+      el("td", { class: "solution" }, record.solution || record.error || "-"),
+      el("td", { class: "num" }, ms.toFixed(2)),
+    ));
+  }
+}
+
+async function poll() {
+  const id = job.id;
+  const answer = await api("GET", `/v1/jobs/${id}`);
+  if (!job || job.id !== id) return;
+  if (!answer.ok) {
+    $("job-state").textContent = `Error ${answer.status}: ${answer.data.error}`;
+    return;
+  }
+  const state = answer.data;
+  const progress = $("job-progress");
+  progress.max = Math.max(state.total, 1);
+  progress.value = state.done;
+  await appendResults(id);
+  const jobState = $("job-state");
+  jobState.textContent = describe(state);
+  jobState.dataset.state = state.state;
+  $("job-counts").textContent = Object.entries(state.counts)
+    .map(([status, n]) => `${status} ${number(n)}`).join(", ");
+  if (state.done > SHOWN_ROWS) {
+    $("job-more").textContent = `The first ${number(SHOWN_ROWS)} results are shown; the download holds them all.`;
+  }
+  if (["done", "failed", "cancelled"].includes(state.state)) {
+    $("job-cancel").disabled = true;
+    setDownload(`/v1/jobs/${id}/results`);
+    return;
+  }
+  job.timer = setTimeout(poll, 400);
+}
+
+async function cancelJob() {
+  if (!job) return;
+  await api("DELETE", `/v1/jobs/${job.id}`);
+}
+
+// --- Start -----------------------------------------------------------------------------------
+
+function selectTab(name) {
+  mode = name;
+  for (const which of ["grid", "text"]) {
+    const active = which === name;
+    $(`tab-${which}`).classList.toggle("active", active);
+    $(`tab-${which}`).setAttribute("aria-selected", String(active));
+    $(`pane-${which}`).hidden = !active;
+  }
+}
+
+async function loadListings() {
+  const [backends, kinds] = await Promise.all([api("GET", "/v1/backends"), api("GET", "/v1/kinds")]);
+  $("backends").replaceChildren(...backends.data.backends.map((b) => el(
+    "label", { class: "backend" },
+    Object.assign(el("input", { type: "checkbox", value: b.name, id: `backend-${b.name}` }),
+      { checked: b.default }),
+    ` ${b.name}`,
+  )));
+  const examples = {};
+  for (const { kind, example } of kinds.data.kinds) {
+    examples[kind] = example;
+    $("example").append(el("option", { value: kind }, kind));
+  }
+  $("example").addEventListener("change", (event) => {
+    if (event.target.value) $("text").value = examples[event.target.value];
+  });
+}
+
+function start() {
+  setShape();
+  $("size").addEventListener("change", setShape);
+  $("box").addEventListener("change", buildEntry);
+  $("entry").addEventListener("keydown", onEntryKey);
+  $("clear").addEventListener("click", buildEntry);
+  $("tab-grid").addEventListener("click", () => selectTab("grid"));
+  $("tab-text").addEventListener("click", () => selectTab("text"));
+  $("check").addEventListener("click", check);
+  $("count").addEventListener("click", count);
+  $("prove").addEventListener("click", prove);
+  $("job-start").addEventListener("click", startJob);
+  $("job-cancel").addEventListener("click", cancelJob);
+  loadListings();
+}
+
+start();

@@ -1,0 +1,118 @@
+"""The page in Debian's Chromium, headless, driven by Playwright against a real server.
+
+It types a 9x9 puzzle, clicks Check and reads the verdict; then uploads a
+200-puzzle file and waits for the job.  The screenshots go to ``docs/img/``.
+Skipped when Chromium is absent (``apt-get install -y chromium chromium-driver``).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+
+import pytest
+from service_support import PROJECT, TUTORIAL, TUTORIAL_SOLUTION, served
+
+from cp_sudoku.datasets import data_dir
+from cp_sudoku.model import PuzzleError
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, Route
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+SHOTS = PROJECT / "docs" / "img"
+WAIT_MS = 120_000  # anti-hang bound, not a timing test
+
+if not CHROMIUM.exists() or shutil.which("chromium") is None:
+    pytest.skip(
+        "Chromium is absent: apt-get install -y chromium chromium-driver",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install 'cp-sudoku[browser]'")
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+    db = tmp_path_factory.mktemp("browser") / "jobs.sqlite3"
+    profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh user data dir
+    elsewhere: list[str] = []
+    with served(db, 2) as (url, _), sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=ARGS,
+            viewport={"width": 1100, "height": 900},
+        )
+        host = urlparse(url).netloc
+
+        def only_ours(route: Route) -> None:
+            request = route.request
+            if urlparse(request.url).netloc == host or request.url.startswith("data:"):
+                route.continue_()
+            else:
+                elsewhere.append(request.url)
+                route.abort()
+
+        context.route("**/*", only_ours)
+        browser_page = context.new_page()
+        errors: list[str] = []
+        browser_page.on("pageerror", lambda error: errors.append(str(error)))
+        browser_page.goto(url + "/")
+        yield browser_page
+        context.close()
+    assert not elsewhere, f"the page fetched from elsewhere: {elsewhere}"
+    assert not errors, f"script errors: {errors}"
+
+
+def test_type_a_9x9_click_check_read_the_verdict(page: Page) -> None:
+    page.click("#g-0-0")
+    page.keyboard.type(TUTORIAL)  # '.' leaves a cell blank
+    page.click("#check")
+    page.wait_for_selector("#verdict[data-status]", timeout=WAIT_MS)
+    assert page.inner_text("#verdict") == "Unique: exactly one solution."
+    solution = page.locator("#drawings figure").nth(1).locator("td")
+    assert "".join(solution.all_inner_texts()) == TUTORIAL_SOLUTION
+    rows = page.locator("#backend-table tbody tr").all_inner_texts()
+    assert [row.split("\t")[:2] for row in rows] == [
+        ["cpsat", "unique"],
+        ["sat", "unique"],
+        ["backtrack", "unique"],
+    ]
+    page.click("#prove")
+    page.wait_for_function("document.getElementById('certificate').textContent", timeout=WAIT_MS)
+    said = page.inner_text("#certificate")
+    assert said.startswith("Proved unique (checked by") or "not available" in said, said
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "service-check.png"), full_page=True)
+
+
+def test_upload_a_200_puzzle_file_and_wait_for_the_job(page: Page, tmp_path: Path) -> None:
+    try:
+        source = data_dir() / "sudoku" / "royle-17clue.txt"
+    except PuzzleError as error:
+        pytest.skip(f"shared data absent: {error}")
+    with open(source) as handle:
+        text = "".join(next(handle) for _ in range(200))
+    upload = tmp_path / "royle-200.txt"
+    upload.write_text(text)
+    page.set_input_files("#job-file", str(upload))
+    page.click("#job-start")
+    page.wait_for_selector('#job-state[data-state="done"]', timeout=WAIT_MS)
+    assert page.inner_text("#job-state").startswith("done: 200 / 200 puzzles")
+    assert page.inner_text("#job-counts") == "unique 200"
+    assert page.locator("#job-table tbody tr").count() == 200
+    assert (page.get_attribute("#job-download", "href") or "").endswith("/results")
+    page.screenshot(path=str(SHOTS / "service-job.png"))
