@@ -159,7 +159,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db)
         runner = Runner(store, settings.workers, limits.queue)
-        runner.start()
+        await runner.start()
         app.state.store, app.state.runner = store, runner
         try:
             yield

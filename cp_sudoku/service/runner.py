@@ -104,12 +104,12 @@ class Runner:
         self._waiting: deque[_Request] = deque()
         self._batches = 0
 
-    def start(self) -> None:
+    async def start(self) -> None:
         """Requeue jobs a stop interrupted and start the job loop (in the running event loop)."""
         requeued = self.store.requeue_running()
         if requeued:
             log.info("resuming %d job(s) stopped mid-way", requeued)
-        self._pool.start()
+        await self._pool.start()
         self._task = asyncio.get_running_loop().create_task(self._jobs())
 
     async def close(self) -> None:
