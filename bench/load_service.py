@@ -318,6 +318,7 @@ def bench_job(args: argparse.Namespace) -> None:
         server = Server(args.workers, Path(folder) / "jobs.sqlite3")
         try:
             with httpx.Client(base_url=server.url, timeout=120) as client:
+                cpu_before = server.cpu_seconds()
                 start = time.perf_counter()
                 job = client.post(
                     "/v1/jobs", content=args.data.read_bytes(), params={"backends": "sat"}
@@ -329,6 +330,7 @@ def bench_job(args: argparse.Namespace) -> None:
                         break
                     time.sleep(0.5)
                 wall_job = time.perf_counter() - start
+                cpu_after = server.cpu_seconds()
                 served = client.get(f"/v1/jobs/{job['id']}/results").text.splitlines()
         finally:
             server.stop()
@@ -349,6 +351,11 @@ def bench_job(args: argparse.Namespace) -> None:
         f"service job, --workers {args.workers}: state {state['state']}, {state['done']:,} done, "
         f"rate {state['rate']:,.1f} puzzles/s (running time), "
         f"{len(served) / wall_job:,.1f} puzzles/s (POST to done, wall {wall_job:.1f} s)"
+    )
+    served_cpu, workers_cpu = (b - a for a, b in zip(cpu_before, cpu_after, strict=True))
+    print(
+        f"service CPU: server process {served_cpu / len(served) * 1000:.2f} ms, "
+        f"workers {workers_cpu / len(served) * 1000:.2f} ms per puzzle (start-up excluded)"
     )
     print(
         f"lines: service {len(served_records):,}, CLI {len(cli_records):,}; the same fields in "
