@@ -78,6 +78,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
 
 
 def test_type_a_9x9_click_check_read_the_verdict(page: Page) -> None:
+    page.wait_for_selector("#backend-sat", timeout=WAIT_MS)  # the back ends are listed
     page.click("#g-0-0")
     page.keyboard.type(TUTORIAL)  # '.' leaves a cell blank
     page.click("#check")
