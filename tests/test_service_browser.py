@@ -2,7 +2,7 @@
 
 It types a 9x9 puzzle, clicks Check and reads the verdict; then uploads a
 200-puzzle file and waits for the job.  The screenshots go to ``docs/img/``
-(or to the folder ``CP_SUDOKU_SCREENSHOTS`` names, to leave the docs alone).
+(to the folder ``CP_SUDOKU_SCREENSHOTS`` names, or a temporary one).
 Skipped when Chromium is absent (``apt-get install -y chromium chromium-driver``).
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,8 +35,9 @@ ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
-#: Where the screenshots go: docs/img (the docs show them), or CP_SUDOKU_SCREENSHOTS.
-SHOTS = Path(os.environ.get("CP_SUDOKU_SCREENSHOTS", PROJECT / "docs" / "img"))
+#: Where the screenshots go: the folder CP_SUDOKU_SCREENSHOTS names (``docs/img`` to
+#: refresh the README's pictures), else a temporary folder, so a test run edits no file.
+SHOTS = Path(os.environ.get("CP_SUDOKU_SCREENSHOTS") or tempfile.mkdtemp(prefix="cp-sudoku-shots-"))
 WAIT_MS = 120_000  # anti-hang bound, not a timing test
 
 if not CHROMIUM.exists() or shutil.which("chromium") is None:
