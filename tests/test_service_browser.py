@@ -1,8 +1,8 @@
 """The page in Debian's Chromium, headless, driven by Playwright against a real server.
 
 It types a 9x9 puzzle, clicks Check and reads the verdict; then uploads a
-200-puzzle file and waits for the job.  The screenshots go to ``docs/img/``
-(to the folder ``CP_SUDOKU_SCREENSHOTS`` names, or a temporary one).
+200-puzzle file and waits for the job.  The screenshots go to the folder
+``CP_SUDOKU_SCREENSHOTS`` names (``docs/img`` refreshes the README's), or a temporary one.
 Skipped when Chromium is absent (``apt-get install -y chromium chromium-driver``).
 """
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 import pytest
-from service_support import PROJECT, TUTORIAL, TUTORIAL_SOLUTION, served
+from service_support import TUTORIAL, TUTORIAL_SOLUTION, served
 
 from cp_sudoku.datasets import data_dir
 from cp_sudoku.model import PuzzleError
