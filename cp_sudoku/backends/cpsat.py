@@ -218,6 +218,8 @@ class CpSatBackend(Backend):
             code = solver.solve(model, collector)
         except KeyboardInterrupt:
             raise Interrupted from None
+        if code == cp_model.MODEL_INVALID:
+            raise UsageError(f"cpsat refused the model or its parameters: {solver.solution_info()}")
         stats.update(
             branches=solver.num_branches,
             conflicts=solver.num_conflicts,

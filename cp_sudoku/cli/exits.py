@@ -35,7 +35,8 @@ from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.model import CpSudokuError
 
 OK, NOT_UNIQUE, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
-INTERNAL = 3
+#: A bug, not a verdict: sysexits' EX_SOFTWARE, apart from every verdict and input code.
+INTERNAL = 70
 INTERRUPTED = 128 + signal.SIGINT
 BROKEN_PIPE = 128 + signal.SIGPIPE
 _OF_STATUS: dict[str, int] = {"unique": OK, "multiple": NOT_UNIQUE, "none": NOT_UNIQUE}
@@ -164,7 +165,7 @@ def broken_pipe() -> NoReturn:
 
 
 def internal(error: BaseException) -> NoReturn:
-    """A bug: one line asking for a report (the traceback with ``CP_SUDOKU_DEBUG=1``), exit 3."""
+    """A bug: one line asking for a report (the traceback with ``CP_SUDOKU_DEBUG=1``), exit 70."""
     if os.environ.get("CP_SUDOKU_DEBUG"):
         traceback.print_exception(error)
     text = str(error).splitlines()[0] if str(error) else ""
