@@ -3,13 +3,14 @@ and the variant text format written and read back equal for every kind."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
 from conftest import check_all
 
-from cp_sudoku.backends import DEFAULT_BACKENDS
+from cp_sudoku.backends import DEFAULT_BACKENDS, get_backend
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.display import render_grid
 from cp_sudoku.io import parse_text, read_file, to_text
@@ -19,7 +20,7 @@ from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.kinds.kakuro import Clue, kakuro
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
-from cp_sudoku.kinds.skyscrapers import skyscrapers
+from cp_sudoku.kinds.skyscrapers import SIDES, skyscrapers
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Puzzle, PuzzleError, Relation, SparseUnit, Visibility, is_solution
 
@@ -266,3 +267,20 @@ def test_cpsat_compiles_skyscraper_clues_natively_not_as_tables() -> None:
     constraints = model.proto.constraints
     assert sum(c.has_table() for c in constraints) == 8  # the sparse rows and columns only
     assert sum(c.has_lin_max() for c in constraints) == 16 * 3  # prefix maxima of each clue
+
+
+def test_random_skyscrapers_have_one_count_on_every_back_end() -> None:
+    """Native clue encodings (cpsat, sat) against the backtracker's table, full counts."""
+    rng = random.Random(7)
+    backends = {name: get_backend(name) for name in DEFAULT_BACKENDS}
+    for _ in range(40):
+        n = rng.choice([3, 4, 4, 5])
+        heights = rng.choice([n, n - 1]) if n > 3 else n
+        clues = {side: [rng.choice([None, None, 1, 2, 3]) for _ in range(n)] for side in SIDES}
+        grid = [0] * (n * n)
+        grid[rng.randrange(n * n)] = rng.randint(0, heights)
+        extras = ["diagonals"] if rng.random() < 0.2 else []
+        puzzle = skyscrapers(n, clues, grid, heights=heights, extras=extras)
+        found = {name: b.solve(puzzle, limit=10**6) for name, b in backends.items()}
+        assert len({(r.status, len(r.solutions)) for r in found.values()}) == 1, found
+        assert all(is_solution(puzzle, g) for r in found.values() for g in r.solutions)
