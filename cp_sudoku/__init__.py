@@ -15,9 +15,9 @@ imports its own library when it is built.
 from cp_sudoku.backends import available, get_backend
 from cp_sudoku.backends.base import Result, Status
 from cp_sudoku.crosscheck import Verdict, crosscheck
-from cp_sudoku.formats import parse_line, read_file
+from cp_sudoku.io import parse_line, parse_text, read_file, to_text
 from cp_sudoku.model import Cage, Cell, Grid, Puzzle, PuzzleError, Unit, is_solution, violations
-from cp_sudoku.puzzles import sudoku
+from cp_sudoku.kinds.sudoku import sudoku
 
 __version__ = "0.1.0"
 
@@ -37,7 +37,9 @@ __all__ = [
     "get_backend",
     "is_solution",
     "parse_line",
+    "parse_text",
     "read_file",
     "sudoku",
+    "to_text",
     "violations",
 ]
