@@ -16,8 +16,8 @@ from cp_sudoku.backends import available, get_backend
 from cp_sudoku.backends.base import Result, Status
 from cp_sudoku.crosscheck import Verdict, crosscheck
 from cp_sudoku.io import parse_line, parse_text, read_file, to_text
-from cp_sudoku.model import Cage, Cell, Grid, Puzzle, PuzzleError, Unit, is_solution, violations
 from cp_sudoku.kinds.sudoku import sudoku
+from cp_sudoku.model import Cage, Cell, Grid, Puzzle, PuzzleError, Unit, is_solution, violations
 
 __version__ = "0.1.0"
 
