@@ -72,8 +72,9 @@ class _Builder:
             index = puzzle.index
             for cell, value in puzzle.givens.items():
                 model.add(self.vars[index[cell]] == value)
-        table = {Unit: self.unit, Cage: self.cage, Visibility: self.visibility}
-        dispatch(puzzle, table, self.table)
+        dispatch(
+            puzzle, {Unit: self.unit, Cage: self.cage, Visibility: self.visibility}, self.table
+        )
         self.result = (model, self.vars)
 
     def of(self, constraint: Constraint) -> list[cp_model.IntVar]:
