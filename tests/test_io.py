@@ -237,3 +237,10 @@ def test_a_puzzlekit_entry_with_a_fault_is_reported_and_the_others_read(tmp_path
     assert first.puzzle is not None and first.solution is not None
     assert second.error is not None and second.line == 10
     assert "entry 2_4x4: expected 8 lines after the header" in str(second.error)
+
+
+def test_the_kind_and_the_keys_it_takes_are_checked_before_the_lines_after_them() -> None:
+    with pytest.raises(PuzzleError, match="f:1: unknown kind 'hexoku'"):
+        parse_text("kind: hexoku\ngrid:\n12\n21\n", "f")
+    with pytest.raises(PuzzleError, match="f:3: 'cages:' does not apply to a sudoku"):
+        parse_text("kind: sudoku\ngrid: 1234\ncages:\n3 r1c1 r1c2\n", "f")
