@@ -260,13 +260,14 @@ def test_new_model_files_have_their_stated_solution(name: str) -> None:
     assert verdict.status == "unique" and verdict.solution == grid
 
 
-def test_cpsat_compiles_skyscraper_clues_natively_not_as_tables() -> None:
+def test_cpsat_compiles_skyscraper_clues_and_sparse_lines_natively_not_as_tables() -> None:
     from cp_sudoku.backends.cpsat import build_model
 
     model, _ = build_model(skyscrapers(4, SKY_15, heights=3))
     constraints = model.proto.constraints
-    assert sum(c.has_table() for c in constraints) == 8  # the sparse rows and columns only
+    assert sum(c.has_table() for c in constraints) == 0
     assert sum(c.has_lin_max() for c in constraints) == 16 * 3  # prefix maxima of each clue
+    assert sum(c.has_exactly_one() for c in constraints) == 8 * 3  # sparse lines, per height
 
 
 def test_random_skyscrapers_have_one_count_on_every_back_end() -> None:
