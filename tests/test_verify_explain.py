@@ -26,7 +26,7 @@ def replay(puzzle: Puzzle, explanation: Explanation, solution: Grid) -> None:
     for unit in puzzle.units:
         for cell in unit.cells:
             peers[cell].update(c for c in unit.cells if c != cell)
-    cands = {cell: set(range(1, puzzle.max_value + 1)) for cell in puzzle.cells}
+    cands = {cell: set(puzzle.values) for cell in puzzle.cells}
 
     def place(cell: Cell, value: int) -> None:
         assert true[cell] == value, f"places {value} at {cell}, the solution has {true[cell]}"
