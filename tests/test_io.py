@@ -244,3 +244,20 @@ def test_the_kind_and_the_keys_it_takes_are_checked_before_the_lines_after_them(
         parse_text("kind: hexoku\ngrid:\n12\n21\n", "f")
     with pytest.raises(PuzzleError, match="f:3: 'cages:' does not apply to a sudoku"):
         parse_text("kind: sudoku\ngrid: 1234\ncages:\n3 r1c1 r1c2\n", "f")
+
+
+def test_the_examples_of_docs_formats_read_one_puzzle_per_kind() -> None:
+    text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    block = re.search(r"One example of each kind:\n\n```\n(.*?)```", text, re.DOTALL)
+    assert block
+    entries = list(read_text(block.group(1), "docs/formats.md"))
+    assert all(e.puzzle is not None for e in entries), [e.error for e in entries]
+    assert [e.puzzle.kind for e in entries if e.puzzle] == [
+        "sudoku",
+        "killer",
+        "kenken",
+        "kakuro",
+        "jigsaw",
+        "futoshiki",
+        "skyscrapers",
+    ]
