@@ -182,7 +182,11 @@ def _build(block: _Block, source: str, options: ReadOptions) -> Puzzle:
         named = (*extras, *values.get("extras", ()))
         unknown = [extra for extra in named if extra not in kind.extras]
         if unknown:
-            raise PuzzleError(f"extra {unknown[0]!r} does not apply to a {kind.name}")
+            raise PuzzleError(
+                f"extra {unknown[0]!r} does not apply to a {kind.name}",
+                source=source,
+                line=block.keys.get("extras", (block.start, []))[0],
+            )
         values["extras"] = named
     try:
         return kind.build(values, f"{source}:{block.start}")
