@@ -261,3 +261,10 @@ def test_the_examples_of_docs_formats_read_one_puzzle_per_kind() -> None:
         "futoshiki",
         "skyscrapers",
     ]
+
+
+def test_a_json_collection_that_is_not_utf8_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "KenKen_dataset.json"
+    path.write_bytes(b'{\n  "count_sol": 1, "name": "KenKen",\n  "data": {"caf\xe9": {}}\n}\n')
+    with pytest.raises(PuzzleError, match=r"KenKen_dataset.json:3:16: byte 0xE9 is not UTF-8"):
+        list(read_file(path))
