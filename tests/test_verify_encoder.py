@@ -27,8 +27,9 @@ from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import Cell, Grid, Puzzle, Relation, SparseUnit, Visibility
 from cp_sudoku.puzzles import solved_grid, sudoku, sudoku_units
+from cp_sudoku.verify.check import CHECKED_ENCODINGS
 
-ENCODINGS = ("optimised", "extended", "efficient")
+ENCODINGS = CHECKED_ENCODINGS  # every encoding a certificate may use
 
 
 def cnf_grids(puzzle: Puzzle, encoding: str) -> set[Grid]:

@@ -71,7 +71,7 @@ def certify(
     seconds bounds the solver; when it runs out nothing is written.
 
     Raises:
-        PuzzleError: the puzzle's kind has no variant text format.
+        PuzzleError: the puzzle has no variant text (see :func:`cp_sudoku.io.to_text`).
         OSError: the directory cannot be written.
     """
     text = to_text(puzzle)
@@ -90,8 +90,8 @@ def certify(
         "puzzle": text,
         "solutions": [list(grid) for grid in run.solutions],
         "encoding": PROOF_ENCODING,
-        "solver": run.solver,
-        "solver_version": solver_version(run.solver),
+        "solver": None if clash else run.solver,
+        "solver_version": None if clash else solver_version(run.solver),
         "checker": CHECKER,
         "checker_version": checker_version(),
         "checked": False,
