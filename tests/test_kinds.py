@@ -98,7 +98,7 @@ def test_non_consecutive_sudoku_every_back_end() -> None:
 def test_an_extra_the_kind_does_not_take_is_refused_at_its_line() -> None:
     with pytest.raises(PuzzleError, match="'extras:' does not apply to a kenken"):
         parse_text("kind: kenken\nsize: 1\nextras: windows\ncages: 1 r1c1\n")
-    with pytest.raises(PuzzleError, match="3: extra .windows. does not apply to a skyscrapers"):
+    with pytest.raises(PuzzleError, match=r"3: extra .windows. does not apply to a skyscrapers"):
         parse_text("kind: skyscrapers\nsize: 4\nextras: windows\n")
     with pytest.raises(PuzzleError, match="unknown extra 'stripes'"):
         sudoku([0] * 16, extras=["stripes"])
