@@ -31,6 +31,7 @@ _HOMES = {
     "crosscheck": "cp_sudoku.crosscheck",
     "solutions": "cp_sudoku.crosscheck",
     "parse_line": "cp_sudoku.io",
+    "parse_text": "cp_sudoku.io",
     "read_file": "cp_sudoku.io",
     "to_text": "cp_sudoku.io",
     "Cage": "cp_sudoku.model",
@@ -65,6 +66,7 @@ __all__ = [
     "get_backend",
     "is_solution",
     "parse_line",
+    "parse_text",
     "read_file",
     "solutions",
     "sudoku",
@@ -86,7 +88,7 @@ if TYPE_CHECKING:
     from cp_sudoku.backends import available, get_backend
     from cp_sudoku.backends.base import Result, Status
     from cp_sudoku.crosscheck import Verdict, count, crosscheck, solutions
-    from cp_sudoku.io import parse_line, read_file, to_text
+    from cp_sudoku.io import parse_line, parse_text, read_file, to_text
     from cp_sudoku.kinds.sudoku import sudoku
     from cp_sudoku.model import (
         Cage,
