@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from run_helpers import ROOT, rows, run_cli, write_puzzles
 
-from cp_sudoku.run import Plan
 from cp_sudoku.model import UsageError
+from cp_sudoku.run import Plan
 from cp_sudoku.run.cluster import parse_cluster, runner
 from cp_sudoku.run.resume import Spool
 from cp_sudoku.run.slices import cut, describe

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from run_helpers import rows, write_puzzles
 
-from cp_sudoku.run import Plan
 from cp_sudoku.model import UsageError
+from cp_sudoku.run import Plan
 from cp_sudoku.run.output import column_types, kind_of
 from cp_sudoku.run.resume import Spool
 from cp_sudoku.run.slices import cut, describe
