@@ -19,7 +19,7 @@ from cp_sudoku.cli.report import ms, problems
 from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.cli.to_file import check_table, table_options
 from cp_sudoku.display import error_record, verdict_record
-from cp_sudoku.formats import Entry, grid_string
+from cp_sudoku.io import Entry, grid_string
 from cp_sudoku.run import Checked, Outcome, cores
 from cp_sudoku.run import check as check_work
 
@@ -31,6 +31,7 @@ from cp_sudoku.run import check as check_work
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle (JSON lines).")
 @click.option(
     "--jobs",
+    metavar="N",
     type=click.IntRange(min=1),
     default=cores,
     show_default="all cores",
