@@ -107,7 +107,7 @@ def runner(jobs: int, cluster: str | None) -> Iterator[Runner]:
             n_workers=found.workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",  # any free port: several runs may share a machine
             env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")},
         ) as local,
         Client(local) as client,  # type: ignore[no-untyped-call]
