@@ -243,3 +243,14 @@ def test_minizinc_runs_inside_an_event_loop() -> None:
         return get_backend("minizinc").solve(parse_line("34..12.....3...."), limit=10).count
 
     assert asyncio.run(solve()) == 3
+
+
+HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+
+
+@pytest.mark.parametrize("name", ["mip", pytest.param("minizinc", marks=needs_minizinc)])
+def test_a_tiny_time_limit_never_gives_a_false_proof(name: str) -> None:
+    result = get_backend(name).solve(parse_line(HARD), time_limit=0.001)
+    assert result.status in ("unique", "unknown")
+    if not result.complete:
+        assert (result.status, result.stopped) == ("unknown", "time limit")
