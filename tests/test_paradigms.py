@@ -254,3 +254,17 @@ def test_a_tiny_time_limit_never_gives_a_false_proof(name: str) -> None:
     assert result.status in ("unique", "unknown")
     if not result.complete:
         assert (result.status, result.stopped) == ("unknown", "time limit")
+
+
+def test_cli_says_which_back_end_declined() -> None:
+    from click.testing import CliRunner
+
+    from cp_sudoku.cli import main
+
+    path = str(MODELS / "kenken-4x4-issue4.txt")
+    checked = CliRunner().invoke(main, ["check", path, "--backend", "dlx", "--backend", "sat"])
+    assert checked.exit_code == 0, checked.output
+    assert "unique" in checked.output
+    assert "dlx declined: not supported by dlx: Cage" in checked.output
+    solved = CliRunner().invoke(main, ["solve", path, "--backend", "dlx", "--backend", "cpsat"])
+    assert "dlx: declined, left out of the verdict (not supported by dlx: Cage)" in solved.output
