@@ -183,7 +183,8 @@ def test_dlx_agrees_on_200_of_each_9x9_set(data: Path, name: str) -> None:
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_mip_agrees_on_a_sample_of_each_9x9_set(data: Path, name: str) -> None:
-    _sample_agrees(data, name, SAMPLES[name] * 10, "mip", 10)
+    size = 5 if name == "forum-hardest-1106.txt" else 10
+    _sample_agrees(data, name, SAMPLES[name] * 10, "mip", size)
 
 
 @needs_minizinc
