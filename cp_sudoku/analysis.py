@@ -1,7 +1,7 @@
 """Helpers for comparing the back ends on puzzle sets: samples, result records, tables.
 
 This is what ``notebooks/compare_paradigms.ipynb`` runs; it defines no solver.
-Data flows one way: puzzles (:class:`~cp_sudoku.formats.Entry` lists) ->
+Data flows one way: puzzles (:class:`~cp_sudoku.io.Entry` lists) ->
 flat records (plain dicts, one per puzzle and back end or per puzzle and
 method) -> pandas tables.  Every function takes any
 :class:`~cp_sudoku.model.Puzzle`, not only Sudoku.
@@ -19,15 +19,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pysat.solvers import Solver
 
-from cp_sudoku.backends import Backend, get_backend
+from cp_sudoku.backends import Backend, available, backend_class, get_backend
 from cp_sudoku.backends.base import STATUSES
-from cp_sudoku.backends.sat import ENCODINGS, to_cnf
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.datasets import dataset_path
-from cp_sudoku.formats import Entry, parse_line, puzzle_string, read_file
+from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
+from cp_sudoku.io import Entry, parse_line, puzzle_string, read_file
+from cp_sudoku.kinds.grid import default_box
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
-from cp_sudoku.puzzles import default_box, generated_sudoku, solved_grid
+from cp_sudoku.puzzles import generated_sudoku, solved_grid
 from cp_sudoku.run import Checked, InProcess, Outcome, Plan, check, run
 from cp_sudoku.singles import Deduction, solve_singles
 
@@ -37,21 +38,24 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 Record = dict[str, Any]
 
-#: The statistic that measures search effort in each registered back end, for
-#: :func:`effort_frame`: the backtrackers' tries (values placed by a guess),
-#: CP-SAT's branches, the SAT solver's conflicts, SCIP's branch-and-bound nodes,
-#: Algorithm X's options tried and Gecode's search nodes.
-EFFORT = {
-    "backtrack": "tries",
-    "backtrack-plain": "tries",
-    "cpsat": "branches",
-    "cpsat-naive": "branches",
-    "sat": "conflicts",
-    "sat-naive": "conflicts",
-    "mip": "nodes",
-    "dlx": "nodes",
-    "minizinc": "nodes",
-}
+
+def effort_statistic(backend: str) -> str | None:
+    """The statistic that measures ``backend``'s search effort: the first of its
+    :attr:`~cp_sudoku.backends.base.Backend.statistics` that is not an encoding size
+    (the backtrackers' tries, CP-SAT's branches, the SAT solver's conflicts); None
+    when it reports none."""
+    declared = backend_class(backend)
+    effort = [name for name in declared.statistics if name not in declared.size_statistics]
+    return effort[0] if effort else None
+
+
+def effort_measures(backends: Iterable[str] | None = None) -> dict[str, str]:
+    """Back-end name -> its effort statistic (:func:`effort_statistic`), for
+    :func:`effort_frame` and :func:`cp_sudoku.figures.effort_bars`: every registered
+    back end (or those of ``backends``, in that order) that reports one."""
+    names = available() if backends is None else list(backends)
+    return {name: stat for name in names if (stat := effort_statistic(name)) is not None}
+
 
 #: Deduction methods compared by :func:`deduction_records`, in display order.
 SINGLES_METHODS = ("naked singles", "naked + hidden singles")
@@ -80,7 +84,7 @@ def spread(items: Sequence[T], count: int | None) -> list[T]:
 def puzzle_lines(path: str | Path) -> list[tuple[int, str]]:
     """``(line number, text)`` of every puzzle line of a line file.
 
-    Blank lines and ``#`` comments are skipped, as :func:`cp_sudoku.formats.read_file`
+    Blank lines and ``#`` comments are skipped, as :func:`cp_sudoku.io.read_file`
     skips them; nothing is parsed, so picking a sample from a large file is cheap.
 
     Raises:
@@ -108,7 +112,7 @@ def load_set(
         count: how many puzzles, spread evenly over the file by :func:`spread`.
         parse: turns one line into a puzzle; called as
             ``parse(text, source=..., line=...)`` and may raise
-            :class:`PuzzleError` (default :func:`cp_sudoku.formats.parse_line`,
+            :class:`PuzzleError` (default :func:`cp_sudoku.io.parse_line`,
             9x9 and smaller Sudoku).
 
     Returns:
@@ -136,7 +140,7 @@ def load_collection(names: Iterable[str | Path], count: int | None = None) -> li
     """A sample of ``count`` puzzles (all when None) of each of ``names``, in any format.
 
     Each name is a shared set (``arithmatrix-6x6``, ``kuso-SumasCruzadas_93``)
-    or a file path, read by :func:`cp_sudoku.formats.read_file` with the
+    or a file path, read by :func:`cp_sudoku.io.read_file` with the
     format detected (KenKen JSON lines, Kakuro JSON or CSV, the ``kind:``
     text format, Sudoku lines...); the sample is spread evenly by
     :func:`spread`.  Entries keep the solution a collection states.
@@ -260,10 +264,12 @@ def encoding_size_records(sizes: Iterable[int], blank_fraction: float = 0.45) ->
     return records
 
 
-def with_effort(frame: pd.DataFrame, measures: Mapping[str, str] = EFFORT) -> pd.DataFrame:
+def with_effort(frame: pd.DataFrame, measures: Mapping[str, str] | None = None) -> pd.DataFrame:
     """``frame`` (:func:`run_records` rows) with an ``effort`` column: each row's
-    back end's own effort count (``measures``), NaN for back ends without one and
-    for puzzles a back end declined."""
+    back end's own effort count (``measures``, default :func:`effort_measures`),
+    NaN for back ends without one and for puzzles a back end declined."""
+    if measures is None:
+        measures = effort_measures(frame["backend"].drop_duplicates())
     effort = [
         row.get(measures.get(row["backend"], ""), float("nan"))
         if row.get("stopped") != "declined"
@@ -425,8 +431,9 @@ def status_mix(frame: pd.DataFrame, by: str = "backend") -> pd.DataFrame:
     return table.reindex(columns=columns, fill_value=0).rename_axis(columns="status")
 
 
-def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] = EFFORT) -> pd.DataFrame:
-    """Search effort per puzzle, one column per ``backend stat`` pair of ``measures``.
+def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Search effort per puzzle, one column per ``backend stat`` pair of ``measures``
+    (default: :func:`effort_measures` of the back ends in ``frame``, in order).
 
     Rows are puzzles (index ``set``, ``puzzle``), with their ``givens``;
     columns such as ``backtrack tries``, ``cpsat branches``, ``sat conflicts``
@@ -434,6 +441,8 @@ def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] = EFFORT) -> p
     """
     import pandas as pd
 
+    if measures is None:
+        measures = effort_measures(frame["backend"].drop_duplicates())
     columns = {}
     for backend, stat in measures.items():
         rows = frame[frame["backend"] == backend]

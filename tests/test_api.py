@@ -120,6 +120,12 @@ def test_wrong_arguments_get_a_usage_error_that_says_what(call, message: str) ->
         call()
 
 
+def test_cpsat_parameters_it_refuses_are_a_usage_error_saying_why() -> None:
+    backend = get_backend("cpsat", parameters={"num_search_workers": 1})
+    with pytest.raises(UsageError, match="Do not specify both num_search_workers and num_workers"):
+        backend.solve(parse_line(THREE))
+
+
 def test_infinite_time_limit_means_no_limit() -> None:
     verdict = crosscheck(parse_line(THREE), limit=10, time_limit=float("inf"))
     assert verdict.status == "multiple" and len(verdict.solutions) == 3

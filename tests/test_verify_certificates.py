@@ -10,15 +10,13 @@ import pytest
 from click.testing import CliRunner
 from verify_grids import checker_solutions
 
-from cp_sudoku.datasets import data_dir
-from cp_sudoku.formats import read_file
+from cp_sudoku.cli import main
+from cp_sudoku.io import read_file
 from cp_sudoku.model import is_solution
 from cp_sudoku.puzzles import sudoku
 from cp_sudoku.verify.certificate import KEYS, certificate_name
 from cp_sudoku.verify.certify import certify
 from cp_sudoku.verify.check import verify
-from cp_sudoku.verify.commands import prove as prove_command
-from cp_sudoku.verify.commands import verify as verify_command
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 STATED = re.compile(r"^# solutions: (\d+)(\+?)", re.MULTILINE)
@@ -41,7 +39,7 @@ def _expected(path: Path) -> str:
 def test_every_model_proves_and_verifies(path: Path, tmp_path: Path) -> None:
     expected = _expected(path)
     runner = CliRunner()
-    proved = runner.invoke(prove_command, [str(path), "--out", str(tmp_path)])
+    proved = runner.invoke(main, ["prove", str(path), "--out", str(tmp_path), "--jobs", "1"])
     assert proved.exit_code == (0 if expected == "unique" else 1), proved.output
     entries = list(read_file(path))
     lines = proved.output.strip().splitlines()
@@ -59,7 +57,7 @@ def test_every_model_proves_and_verifies(path: Path, tmp_path: Path) -> None:
         if entry.solution is not None:
             assert record["solutions"] == [list(entry.solution)]
         assert (record["proof"] is None) == (expected == "multiple")
-    verified = runner.invoke(verify_command, [str(tmp_path)])
+    verified = runner.invoke(main, ["verify", str(tmp_path)])
     assert verified.exit_code == 0, verified.output
     assert verified.output.count(": holds (") == len(entries)
 
@@ -85,7 +83,7 @@ def test_a_full_grid_is_unique_by_its_empty_blocking_clause(tmp_path: Path) -> N
 
 def test_explain_is_recorded_with_its_closing_entry(tmp_path: Path) -> None:
     path = MODELS / "sudoku-4x4-tutorial.txt"
-    result = CliRunner().invoke(prove_command, [str(path), "--out", str(tmp_path), "--explain"])
+    result = CliRunner().invoke(main, ["prove", str(path), "--out", str(tmp_path), "--explain"])
     assert result.exit_code == 0
     assert "a proof that the solution is unique" in result.output
     (cert,) = tmp_path.glob("*.cert.json")
@@ -97,8 +95,8 @@ def test_explain_is_recorded_with_its_closing_entry(tmp_path: Path) -> None:
 def test_prove_with_jobs_gives_the_same_lines(tmp_path: Path) -> None:
     path = MODELS / "sudoku-9x9-hard.txt"
     runner = CliRunner()
-    one = runner.invoke(prove_command, [str(path), "--out", str(tmp_path / "a")])
-    two = runner.invoke(prove_command, [str(path), "--out", str(tmp_path / "b"), "--jobs", "2"])
+    one = runner.invoke(main, ["prove", str(path), "--out", str(tmp_path / "a"), "--jobs", "1"])
+    two = runner.invoke(main, ["prove", str(path), "--out", str(tmp_path / "b"), "--jobs", "2"])
     assert one.exit_code == two.exit_code == 0
     statuses = [line.split("  ")[0] for line in one.output.splitlines()]
     assert statuses == [line.split("  ")[0] for line in two.output.splitlines()]
@@ -106,22 +104,22 @@ def test_prove_with_jobs_gives_the_same_lines(tmp_path: Path) -> None:
 
 def test_bad_input_and_unreadable_certificates_exit_2(tmp_path: Path) -> None:
     runner = CliRunner()
-    bad = runner.invoke(prove_command, ["12345", "--out", str(tmp_path)])
+    bad = runner.invoke(main, ["prove", "12345", "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "error" in bad.output
     (tmp_path / "x.cert.json").write_text("{not json")
-    unreadable = runner.invoke(verify_command, [str(tmp_path / "x.cert.json")])
+    unreadable = runner.invoke(main, ["verify", str(tmp_path / "x.cert.json")])
     assert unreadable.exit_code == 2 and "not a JSON certificate" in unreadable.output
     (tmp_path / "y.cert.json").write_text('{"status": "unique"}')
-    partial = runner.invoke(verify_command, [str(tmp_path / "y.cert.json")])
+    partial = runner.invoke(main, ["verify", str(tmp_path / "y.cert.json")])
     assert partial.exit_code == 2 and "no puzzle" in partial.output
-    missing = runner.invoke(verify_command, [str(tmp_path / "nothing-here")])
+    missing = runner.invoke(main, ["verify", str(tmp_path / "nothing-here")])
     assert missing.exit_code == 2
 
 
 def test_a_time_limit_too_short_writes_nothing_and_exits_3(tmp_path: Path) -> None:
     path = MODELS / "sudoku-16x16.txt"
     result = CliRunner().invoke(
-        prove_command, [str(path), "--out", str(tmp_path), "--time-limit", "1e-9"]
+        main, ["prove", str(path), "--out", str(tmp_path), "--time-limit", "1e-9"]
     )
     assert result.exit_code == 3
     assert "unknown" in result.output
@@ -140,16 +138,16 @@ def test_clashing_givens_are_their_own_certificate(
     values: dict[tuple[int, int], int], rule: str, tmp_path: Path
 ) -> None:
     grid = [values.get((r, c), 0) for r in range(9) for c in range(9)]
-    result = CliRunner().invoke(prove_command, [_line_of(grid), "--out", str(tmp_path)])
+    result = CliRunner().invoke(main, ["prove", _line_of(grid), "--out", str(tmp_path)])
     assert result.exit_code == 1 and ": none  " in result.output and "clash: " in result.output
     (cert,) = tmp_path.glob("*.cert.json")
     record = json.loads(cert.read_text())
-    assert record["clash"]["rule"] == rule and record["proof"] is None
+    assert record["clash"]["rule"] == rule and record["proof"] is None and record["solver"] is None
     assert verify(cert).holds
 
 
 def test_a_cage_no_candidates_can_meet_is_a_clash(tmp_path: Path) -> None:
-    from cp_sudoku.variants import killer
+    from cp_sudoku.kinds.killer import killer
 
     cages = [(3, [(0, 0), (0, 1)])] + [(v, [(r, c)]) for r, c, v in _rest_of_4x4()]
     puzzle = killer(cages, [0, 0, 1, 0] + [0] * 12, size=4)  # 3 = 1 + 2, but 1 is in row 1
@@ -169,10 +167,8 @@ def _line_of(grid: list[int]) -> str:
 
 
 @pytest.mark.parametrize("name", ["forum-hardest-1106.txt", "magictour-top1465.txt"])
-def test_hard_puzzles_from_the_data_prove_and_verify(name: str, tmp_path: Path) -> None:
-    path = data_dir() / "sudoku" / name
-    if not path.exists():
-        pytest.skip(f"data absent: {path}")
+def test_hard_puzzles_from_the_data_prove_and_verify(name: str, data: Path, tmp_path: Path) -> None:
+    path = data / "sudoku" / name
     for entry in list(read_file(path))[:5]:
         assert entry.puzzle is not None
         done = certify(entry.puzzle, tmp_path, f"p{entry.line}")
@@ -181,11 +177,23 @@ def test_hard_puzzles_from_the_data_prove_and_verify(name: str, tmp_path: Path) 
 
 
 @pytest.mark.slow
-def test_every_forum_hardest_puzzle_proves_and_verifies(tmp_path: Path) -> None:
-    path = data_dir() / "sudoku" / "forum-hardest-1106.txt"
-    if not path.exists():
-        pytest.skip(f"data absent: {path}")
+def test_every_forum_hardest_puzzle_proves_and_verifies(data: Path, tmp_path: Path) -> None:
+    path = data / "sudoku" / "forum-hardest-1106.txt"
     for entry in read_file(path):
         assert entry.puzzle is not None
         done = certify(entry.puzzle, tmp_path, "p")
         assert done.status == "unique" and not done.failures
+
+
+def test_records_give_one_row_per_puzzle_for_notebooks() -> None:
+    from cp_sudoku.verify import records
+
+    rows = records(read_file(MODELS / "sudoku-9x9-hard.txt"))
+    assert [row["line"] for row in rows] == [7, 8, 9]
+    for row in rows:
+        assert row["status"] == "unique" and row["holds"] is True
+        assert row["proof_lines"] > 0 and row["cnf_clauses"] > 0
+        assert row["check_seconds"] > 0 and row["verify_seconds"] > 0
+    assert rows[0]["outcome"] == "solved" and rows[0]["hardest"] == "hidden single"
+    assert rows[0]["level"] == 2 and rows[0]["techniques"]["hidden single"] > 0
+    assert rows[1]["outcome"] == "stalled" and rows[1]["level"] is None

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
-from cp_sudoku.datasets import data_dir
-from cp_sudoku.formats import read_file
+from cp_sudoku.io import read_file
 from cp_sudoku.model import Cell, Grid, Puzzle
-from cp_sudoku.puzzles import sudoku
+from cp_sudoku.puzzles import solved_grid, sudoku
 from cp_sudoku.verify.explain import LEVEL, TECHNIQUES, Explanation, explain
 from cp_sudoku.verify.proof import prove
 
@@ -26,7 +26,7 @@ def replay(puzzle: Puzzle, explanation: Explanation, solution: Grid) -> None:
     for unit in puzzle.units:
         for cell in unit.cells:
             peers[cell].update(c for c in unit.cells if c != cell)
-    cands = {cell: set(range(1, puzzle.max_value + 1)) for cell in puzzle.cells}
+    cands = {cell: set(puzzle.values) for cell in puzzle.cells}
 
     def place(cell: Cell, value: int) -> None:
         assert true[cell] == value, f"places {value} at {cell}, the solution has {true[cell]}"
@@ -69,10 +69,8 @@ def test_every_step_on_the_unique_models_is_sound() -> None:
     assert {"naked single", "hidden single", "cage combinations", "naked pair"} <= used
 
 
-def test_every_technique_but_the_hidden_quad_on_top1465_is_sound() -> None:
-    path = data_dir() / "sudoku" / "magictour-top1465.txt"
-    if not path.exists():
-        pytest.skip(f"data absent: {path}")
+def test_every_technique_but_the_hidden_quad_on_top1465_is_sound(data: Path) -> None:
+    path = data / "sudoku" / "magictour-top1465.txt"
     entries = [e for e in read_file(path) if e.line in TOP1465_LINES]
     used: set[str] = set()
     for entry in entries:
@@ -87,10 +85,8 @@ def test_every_technique_but_the_hidden_quad_on_top1465_is_sound() -> None:
 
 
 @pytest.mark.slow
-def test_every_step_on_400_of_top1465_is_sound() -> None:
-    path = data_dir() / "sudoku" / "magictour-top1465.txt"
-    if not path.exists():
-        pytest.skip(f"data absent: {path}")
+def test_every_step_on_400_of_top1465_is_sound(data: Path) -> None:
+    path = data / "sudoku" / "magictour-top1465.txt"
     for entry in list(read_file(path))[:400]:
         assert entry.puzzle is not None
         _check(entry.puzzle)
@@ -113,6 +109,7 @@ def test_a_stall_says_where_and_lists_the_candidates_left() -> None:
     assert explanation.grade.startswith("beyond simple colouring")
     closing = explanation.record()[-1]
     assert closing["candidates"] and "stalled after" in closing["text"]
+    assert explanation.candidates_text().startswith("r1c2=478 r1c3=")
     assert LEVEL["simple colouring"] == len(TECHNIQUES)
 
 
@@ -120,3 +117,29 @@ def test_a_puzzle_without_solution_ends_in_a_contradiction() -> None:
     explanation = explain(sudoku([int(c) if c != "." else 0 for c in "31.....2..1..3.."]))
     assert explanation.outcome == "contradiction"
     assert "no candidate" in explanation.where or "no place" in explanation.where
+
+
+def test_every_technique_is_sound_on_random_candidate_grids() -> None:
+    # candidate grids that hold the true solution (each open cell: its value plus random others,
+    # none taken by a placed peer); every technique's first step must keep every true value
+    from cp_sudoku.verify.explain import _FINDERS, _Grid
+
+    rng = random.Random(19)
+    fired: set[str] = set()
+    for trial in range(300):
+        solution = solved_grid((3, 3), trial)
+        puzzle = sudoku([v if rng.random() < 0.25 else 0 for v in solution])
+        true = dict(zip(puzzle.cells, solution, strict=True))
+        g = _Grid(puzzle)
+        density = rng.choice([0.1, 0.2, 0.35])
+        for cell in g.open():
+            g.cands[cell] = {true[cell]} | {v for v in g.cands[cell] if rng.random() < density}
+        for find in _FINDERS:
+            step = find(g)
+            if step is None:
+                continue
+            fired.add(step.technique)
+            assert all(true[c] != v for c, v in step.removes), step.text
+            assert all(true[c] == v for c, v in step.places), step.text
+    expected = {name for name, _ in TECHNIQUES} - {"cage combinations", "relation and clue tuples"}
+    assert fired == expected

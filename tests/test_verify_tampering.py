@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cp_sudoku.formats import read_file
+from cp_sudoku.cli import main
+from cp_sudoku.io import read_file
 from cp_sudoku.verify.certificate import sha256
 from cp_sudoku.verify.certify import certify
 from cp_sudoku.verify.check import verify
-from cp_sudoku.verify.commands import verify as verify_command
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -39,7 +39,7 @@ def _rejected(path: Path, *expected: str) -> str:
     message = "; ".join(report.failures)
     for words in expected:
         assert words in message, message
-    result = CliRunner().invoke(verify_command, [str(path)])
+    result = CliRunner().invoke(main, ["verify", str(path)])
     assert result.exit_code == 1
     assert result.output.count("REJECTED") == 1
     return message
@@ -174,6 +174,11 @@ def test_a_none_certificate_for_a_puzzle_with_a_solution(unique: Path) -> None:
     cnf.write_text(text)
     _edit(unique, lambda r: r.update(cnf_sha256=sha256(text)))
     _rejected(unique, "dratify rejects the proof")
+
+
+def test_an_encoding_the_encoder_test_does_not_cover(unique: Path) -> None:
+    _edit(unique, lambda r: r.update(encoding="minimal"))
+    _rejected(unique, "encoding 'minimal' is not one verify accepts")
 
 
 def test_a_status_that_does_not_fit_the_solutions(unique: Path) -> None:

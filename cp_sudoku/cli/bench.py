@@ -10,28 +10,24 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, available
+from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.bench import Record, run_bench, table
 from cp_sudoku.cli import exits
-from cp_sudoku.cli.options import TimeLimit
+from cp_sudoku.cli.options import backend_option, time_limit_option
 
 
 @click.command()
 @click.argument("datasets", nargs=-1, required=True)
-@click.option(
-    "--backend",
-    "backends",
-    multiple=True,
-    type=click.Choice(available()),
-    help=f"Back end to measure (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
-)
+@backend_option("measure")
 @click.option(
     "--limit-puzzles",
+    metavar="N",
     type=click.IntRange(min=1),
     help="Measure only the first N puzzles of each data set.",
 )
 @click.option(
     "--repeat",
+    metavar="R",
     default=1,
     show_default=True,
     type=click.IntRange(min=1),
@@ -40,16 +36,13 @@ from cp_sudoku.cli.options import TimeLimit
 @click.option("--no-baselines", is_flag=True, help="Skip the baselines.")
 @click.option(
     "--baseline-puzzles",
+    metavar="N",
     default=300,
     show_default=True,
     type=click.IntRange(min=1),
     help="Baselines run on the first N puzzles of each data set.",
 )
-@click.option(
-    "--time-limit",
-    type=TimeLimit(),
-    help="Seconds per solve; past it the verdict is unknown (default: no limit).",
-)
+@time_limit_option("Seconds per solve")
 @click.option(
     "--json-out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
@@ -102,7 +95,8 @@ def bench(
         time_limit=time_limit,
         on_record=progress,
     )
-    for message in report["errors"]:
+    errors: list[str] = report["errors"]  # type: ignore[assignment]
+    for message in errors:
         click.echo(f"cp-sudoku: error: {message}", err=True)
     out = Console()
     if not out.is_terminal:
@@ -110,7 +104,7 @@ def bench(
     out.print(table(shown))
     if any(record.baseline for record in shown):
         click.echo(f"* baseline, on the first {baseline_puzzles} puzzles of each set")
-    code = exits.BAD_INPUT if report["errors"] else exits.OK
+    code = exits.BAD_INPUT if errors else exits.OK
     for record in shown:
         if record.rejected:
             click.echo(

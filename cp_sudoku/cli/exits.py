@@ -24,7 +24,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -33,10 +33,10 @@ import click
 from cp_sudoku.backends.base import Status
 from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.model import CpSudokuError
-from cp_sudoku.run.pool import SOLVE_THREAD
 
 OK, NOT_UNIQUE, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
-INTERNAL = 3
+#: A bug, not a verdict: sysexits' EX_SOFTWARE, apart from every verdict and input code.
+INTERNAL = 70
 INTERRUPTED = 128 + signal.SIGINT
 BROKEN_PIPE = 128 + signal.SIGPIPE
 _OF_STATUS: dict[str, int] = {"unique": OK, "multiple": NOT_UNIQUE, "none": NOT_UNIQUE}
@@ -95,7 +95,7 @@ TALLY = Tally()
 
 def finish(emit: Callable[[str], None], text: str) -> None:
     """Write one puzzle's output and count it, as one step an interrupt cannot split:
-    a Ctrl-C meanwhile (see :func:`hold_interrupts`) is raised once both are done, so the
+    a Ctrl-C meanwhile (see :func:`interrupts_held`) is raised once both are done, so the
     tally always equals the output written."""
     TALLY.writing = True
     try:
@@ -107,22 +107,31 @@ def finish(emit: Callable[[str], None], text: str) -> None:
         raise KeyboardInterrupt
 
 
-def hold_interrupts() -> None:
-    """Route SIGINT through a handler that waits for :func:`finish` to end its step.
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """SIGINT routed through a handler that waits for :func:`finish` to end its step
+    and takes only the first Ctrl-C (a second one cannot cut the clean-up short); the
+    handler before is put back on leaving.
 
     Python runs signal handlers on the main thread, whichever thread the
     signal reached, so this holds for every thread (a signal mask would not).
     """
     if threading.current_thread() is not threading.main_thread():
+        yield
         return
 
     def on_sigint(_signum: int, _frame: object) -> None:
-        if TALLY.writing:
-            TALLY.pending = True
+        if TALLY.pending:  # already on its way out
             return
-        raise KeyboardInterrupt
+        TALLY.pending = True
+        if not TALLY.writing:
+            raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, on_sigint)
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def fail(message: str) -> NoReturn:
@@ -132,22 +141,21 @@ def fail(message: str) -> NoReturn:
 
 
 def interrupted() -> NoReturn:
-    """Ctrl-C: say how far the run got, flush what was written, exit 130.
+    """Ctrl-C: say how far the run got, flush what was written, exit 130 at once.
 
-    Worker processes have already been ended by the solve loop.  A solve
-    abandoned on this process's solve thread may be inside a C solver, which
-    must not run into the interpreter's shutdown: then the process ends with
-    ``os._exit`` once the output is flushed.
+    Worker processes have already been ended by the solve loop.  The
+    process then ends with ``os._exit``: a solve abandoned on the solve
+    thread may be inside a C solver, which must not run into the
+    interpreter's shutdown, and the shutdown of the solver libraries alone
+    can take half a second on a busy machine.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
     click.echo(f"cp-sudoku: {TALLY.describe()}", err=True)
-    if any(thread.name == SOLVE_THREAD and thread.is_alive() for thread in threading.enumerate()):
-        with contextlib.suppress(OSError, ValueError):
-            sys.stderr.flush()
-        os._exit(INTERRUPTED)
-    sys.exit(INTERRUPTED)
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+    os._exit(INTERRUPTED)
 
 
 def broken_pipe() -> NoReturn:
@@ -157,7 +165,7 @@ def broken_pipe() -> NoReturn:
 
 
 def internal(error: BaseException) -> NoReturn:
-    """A bug: one line asking for a report (the traceback with ``CP_SUDOKU_DEBUG=1``), exit 3."""
+    """A bug: one line asking for a report (the traceback with ``CP_SUDOKU_DEBUG=1``), exit 70."""
     if os.environ.get("CP_SUDOKU_DEBUG"):
         traceback.print_exception(error)
     text = str(error).splitlines()[0] if str(error) else ""

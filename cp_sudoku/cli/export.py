@@ -33,6 +33,7 @@ from cp_sudoku.model import PuzzleError, UsageError
 )
 @click.option(
     "--encoding",
+    metavar="NAME",
     type=click.Choice(ENCODINGS),
     help="CNF encoding, for the formats that take one (dimacs; default optimised).",
 )

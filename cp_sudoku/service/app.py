@@ -154,12 +154,13 @@ def create_app(settings: Settings) -> FastAPI:
         path: ((static / name).read_bytes(), media) for path, (name, media) in PAGE_FILES.items()
     }
     examples: dict[str, str] = json.loads((static / "examples.json").read_text("utf-8"))
+    listings: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db)
         runner = Runner(store, settings.workers, limits.queue)
-        runner.start()
+        await runner.start()
         app.state.store, app.state.runner = store, runner
         try:
             yield
@@ -251,9 +252,40 @@ def create_app(settings: Settings) -> FastAPI:
         return PlainTextResponse(text)
 
     @app.post("/v1/prove", tags=["puzzles"])
-    async def prove(_request: PuzzleRequest) -> JSONResponse:
-        """Certificates (CNF and DRAT proof): not available in this version (501)."""
-        return _error(501, "certificates are not available in this version of the service")
+    async def prove(request: PuzzleRequest) -> JSONResponse:
+        """The certificate of `cp-sudoku prove` (verified once written), with links to
+        download its CNF and its DRAT proof (`cnf_url`, `proof_url`)."""
+        done = await runner().call(solving.prove_one, request.puzzle, options(request, 2))
+        if done["status"] == "unavailable":
+            return _error(501, f"certificates are not available here: {done['error']}")
+        if done["certificate"] is None:
+            return JSONResponse({"status": done["status"], "certificate": None})
+        links = {}
+        for key, media in (("cnf", "text/plain"), ("proof", "text/plain")):
+            name = done["certificate"][key]
+            if name is not None:
+                links[f"{key}_url"] = f"/v1/files/{store().add_file(name, media, done[key])}"
+        return JSONResponse(
+            {
+                "status": done["status"],
+                "certificate": done["certificate"],
+                "failures": done["failures"],
+                **links,
+            }
+        )
+
+    @app.get("/v1/files/{file_id}", tags=["puzzles"])
+    async def download(file_id: str) -> Response:
+        """A file kept for download: a certificate's CNF or proof."""
+        found = store().file(file_id) if _JOB_ID.match(file_id) else None
+        if found is None:
+            return _error(404, "no such file")
+        name, media, content = found
+        return Response(
+            content,
+            media_type=media,
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
     # --- Jobs ---
 
@@ -338,8 +370,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/v1/backends", tags=["about"])
     async def backends() -> JSONResponse:
-        """The back ends, which run by default, and the options a request sets."""
-        return JSONResponse({"backends": solving.backends_listing()})
+        """The back ends: which run by default, summary, options, statistics, and the
+        constraint types each compiles.  A request names back ends and sets `limit` and
+        `time_limit`; the back ends' own options keep their defaults."""
+        if "backends" not in listings:  # built in a worker: it imports the solvers
+            listings["backends"] = await runner().call(solving.backends_listing)
+        return JSONResponse({"backends": listings["backends"]})
 
     @app.get("/v1/kinds", tags=["about"])
     async def kinds() -> JSONResponse:

@@ -17,8 +17,8 @@ encoding           the CNF encoding (``optimised``: Kwon and Jain's, givens appl
 proof              the proof file's name, or null (``multiple``, a clash)
 proof_format       ``DRAT`` (text), or null
 proof_sha256       SHA-256 of the proof file, hex, or null
-solver             the proof-logging SAT solver (python-sat name)
-solver_version     e.g. ``CaDiCaL 1.9.5 (python-sat 1.9.dev24)``
+solver             the proof-logging SAT solver (python-sat name); null for a clash
+solver_version     e.g. ``CaDiCaL 1.9.5 (python-sat 1.9.dev24)``; null for a clash
 checker            the proof checker that said yes (``dratify``)
 checker_version    its version and engine
 checked            whether the checker accepted everything when proving

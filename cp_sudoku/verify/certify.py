@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cp_sudoku.encodings.cnf import to_cnf
+from cp_sudoku.io import parse_text, to_text
 from cp_sudoku.model import Puzzle, cell_name, clashes
-from cp_sudoku.variant_formats import parse_variant, variant_text
 from cp_sudoku.verify.certificate import update, write_files
 from cp_sudoku.verify.check import CHECKER, checker_version, verify
 from cp_sudoku.verify.explain import Explanation, explain
@@ -71,11 +71,11 @@ def certify(
     seconds bounds the solver; when it runs out nothing is written.
 
     Raises:
-        PuzzleError: the puzzle's kind has no variant text format.
+        PuzzleError: the puzzle has no variant text (see :func:`cp_sudoku.io.to_text`).
         OSError: the directory cannot be written.
     """
-    text = variant_text(puzzle)
-    stated = parse_variant(text, source=name)
+    text = to_text(puzzle)
+    stated = parse_text(text, source=name)
     clash = next(iter(clashes(stated)), None)
     if clash is None:
         run = prove(stated, solver=solver, time_limit=time_limit)
@@ -90,8 +90,8 @@ def certify(
         "puzzle": text,
         "solutions": [list(grid) for grid in run.solutions],
         "encoding": PROOF_ENCODING,
-        "solver": run.solver,
-        "solver_version": solver_version(run.solver),
+        "solver": None if clash else run.solver,
+        "solver_version": None if clash else solver_version(run.solver),
         "checker": CHECKER,
         "checker_version": checker_version(),
         "checked": False,

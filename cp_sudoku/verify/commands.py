@@ -1,52 +1,44 @@
-"""The ``prove`` and ``verify`` commands (click), to be registered in the ``cp-sudoku`` group.
+"""The ``prove`` and ``verify`` commands, registered in the ``cp-sudoku`` group.
 
-Exit codes, as ``check``: ``prove`` 0 when every puzzle is unique, 1 when
-some has no solution or several, 2 bad input, 3 when a time limit left a
-puzzle ``unknown`` or a written certificate failed its own verification.
-``verify`` 0 when every certificate holds, 1 when one is rejected (one line
-each, naming what failed), 2 when one cannot be read.  The highest applies.
+Exit codes (:mod:`cp_sudoku.cli.exits`): ``prove`` as ``check``: 0 every
+puzzle unique, 1 some has no solution or several, 2 bad input, 3 a time
+limit left a puzzle ``unknown`` or a written certificate failed its own
+verification.  ``verify``: 0 every certificate holds, 1 one is rejected (one
+line each, naming what failed), 2 one cannot be read.  The highest applies.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
-from cp_sudoku.formats import Entry, read_file, read_text
-from cp_sudoku.model import PuzzleError, UsageError
+from cp_sudoku.backends import Backend
+from cp_sudoku.cli import exits
+from cp_sudoku.cli.options import Reading, reading_options, time_limit_option
+from cp_sudoku.cli.report import ms
+from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.io import Entry
+from cp_sudoku.model import PuzzleError
+from cp_sudoku.run import Plan, cores
 from cp_sudoku.verify.certificate import certificate_name, certificate_paths
 from cp_sudoku.verify.certify import Certified, certify
 from cp_sudoku.verify.check import checker_version
 from cp_sudoku.verify.check import verify as verify_certificate
 
-EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
-_EXIT_OF_STATUS = {"unique": EXIT_OK, "none": EXIT_NOT_UNIQUE, "multiple": EXIT_NOT_UNIQUE}
 
-
-def _entries(target: str) -> Iterator[Entry]:
-    """The puzzles of a file, or of the argument itself."""
-    if Path(target).is_file():
-        return read_file(target)
-    if Path(target).is_dir():
-        raise PuzzleError(f"{target} is a directory: expected a puzzle file or a puzzle")
-    return read_text(target, "<argument>")
-
-
-_Task = tuple[Entry, Path, bool, float | None]
-
-
-def _certify(task: _Task) -> Certified | PuzzleError:
-    entry, out, explain, time_limit = task
-    assert entry.puzzle is not None
+def certify_entry(
+    entry: Entry, _backends: Sequence[Backend], plan: Plan, *, out: Path, explain: bool
+) -> Certified | PuzzleError:
+    """The solve loop's work for ``prove``: certify one entry (a puzzle that cannot be
+    certified comes back as its error, so the other puzzles still run)."""
+    assert entry.puzzle is not None  # the loop sends only puzzles that were read
     name = certificate_name(entry.source, entry.line)
     try:
-        return certify(entry.puzzle, out, name, explain_steps=explain, time_limit=time_limit)
+        return certify(entry.puzzle, out, name, explain_steps=explain, time_limit=plan.time_limit)
     except PuzzleError as error:
         return error.located(entry.source, entry.line)
 
@@ -59,17 +51,20 @@ def _line(entry: Entry, done: Certified) -> str:
         proof = f"clash: {done.clash}"
     text = (
         f"{entry.label}: {done.status}  {done.path}  {proof}  "
-        f"prove {done.prove_seconds * 1000:.1f} ms  check {done.check_seconds * 1000:.1f} ms"
+        f"prove {ms(done.prove_seconds)}  check {ms(done.check_seconds)}"
     )
     if done.failures:
         text += "  NOT CHECKED: " + "; ".join(done.failures)
     if done.explanation is not None:
         text += f"\n  {done.explanation.summary()}"
+        if done.explanation.left:
+            text += f"\n  candidates left: {done.explanation.candidates_text()}"
     return text
 
 
 @click.command()
 @click.argument("puzzle_or_file")
+@reading_options
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -81,77 +76,47 @@ def _line(entry: Entry, done: Certified) -> str:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Processes proving puzzles in parallel.",
+    default=cores,
+    show_default="all cores",
+    help="Processes to use, at most the cores and the puzzles; output stays in input order.",
 )
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Seconds per puzzle for the SAT solver (default: none).",
-)
+@time_limit_option("Seconds per puzzle for the SAT solver")
 def prove(
-    puzzle_or_file: str, out: Path, explain: bool, jobs: int, time_limit: float | None
+    puzzle_or_file: str,
+    reading: Reading,
+    out: Path,
+    explain: bool,
+    jobs: int,
+    time_limit: float | None,
 ) -> None:
     """Prove each puzzle's verdict and write a certificate anyone can check.
 
     For a unique puzzle: the solution and a DRAT refutation of "the rules,
     the givens and a clause excluding this solution"; for none: a refutation
-    of the rules and givens; for multiple: two grids.  Each certificate is
-    verified from scratch once written.  One line per puzzle: verdict,
-    certificate, proof size, prove and check time.
+    of the rules and givens, or the clues that clash; for multiple: two
+    grids.  Each certificate is verified from scratch once written.  One
+    line per puzzle: verdict, certificate, proof size, prove and check time.
 
     \b
-    Example:
+    Examples:
       cp-sudoku prove models/sudoku-9x9-hard.txt --explain
       cp-sudoku verify certificates
     """
-    code = EXIT_OK
-    try:
-        entries = list(_entries(puzzle_or_file))
-    except PuzzleError as error:
-        _fail(str(error))
-    except OSError as error:
-        _fail(f"{error.strerror or error}: {error.filename}")
-    try:
-        checker_version()  # the checker is there before any work starts
-    except UsageError as error:
-        _fail(str(error))
-    readable = [e for e in entries if e.puzzle is not None]
-    for entry in entries:
-        if entry.error is not None:
-            click.echo(f"cp-sudoku: error: {entry.error}", err=True)
-            code = EXIT_BAD_INPUT
-    tasks = [(entry, out, explain, time_limit) for entry in readable]
-    for entry, done in zip(readable, _run(tasks, jobs), strict=True):
-        if isinstance(done, PuzzleError):
-            click.echo(f"cp-sudoku: error: {done}", err=True)
-            code = max(code, EXIT_BAD_INPUT)
-            continue
-        click.echo(_line(entry, done))
-        if done.path is None or done.failures:
-            code = max(code, EXIT_UNKNOWN)
-        else:
-            code = max(code, _EXIT_OF_STATUS[done.status])
+    checker_version()  # the proof checker is installed, before any work starts
+    work = partial(certify_entry, out=out, explain=explain)
+    plan = Plan(backends=(), time_limit=time_limit)
+    code = exits.OK
+    with outcomes(puzzle_or_file, reading, work, plan, jobs=jobs) as found:
+        for outcome in found:
+            entry, done = outcome.entry, outcome.value
+            if done is None or isinstance(done, PuzzleError):
+                click.echo(f"cp-sudoku: error: {entry.error or done}", err=True)
+                code = max(code, exits.BAD_INPUT)
+                continue
+            exits.finish(click.echo, _line(entry, done))
+            failed = done.path is None or done.failures
+            code = max(code, exits.UNKNOWN if failed else exits.of_status(done.status))
     sys.exit(code)
-
-
-def _run(tasks: list[_Task], jobs: int) -> Iterator[Certified | PuzzleError]:
-    if jobs == 1 or len(tasks) < 2:
-        return map(_certify, tasks)
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
-    return _pooled(pool, tasks)
-
-
-def _pooled(pool: ProcessPoolExecutor, tasks: list[_Task]) -> Iterator[Certified | PuzzleError]:
-    with pool:
-        yield from pool.map(_certify, tasks, chunksize=8)
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(f"cp-sudoku: error: {message}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
 
 
 @click.command()
@@ -164,27 +129,21 @@ def verify(paths: tuple[Path, ...]) -> None:
     checker (dratify) on the CNF and the proof.  One line per certificate;
     a rejected one names what failed.
     """
-    try:
-        found = certificate_paths(list(paths))
-        checker_version()
-    except (PuzzleError, UsageError) as error:
-        _fail(str(error))
-    code = EXIT_OK
+    found = certificate_paths(list(paths))
+    checker_version()
+    code = exits.OK
     for path in found:
         try:
             report = verify_certificate(path)
         except PuzzleError as error:
             click.echo(f"cp-sudoku: error: {error}", err=True)
-            code = EXIT_BAD_INPUT
+            code = max(code, exits.BAD_INPUT)
             continue
         if report.holds:
-            seconds = f"; proof checked in {report.check_seconds * 1000:.1f} ms"
-            click.echo(f"{path}: holds ({report.status}{seconds if report.check_seconds else ''})")
+            checked = f"; proof checked in {ms(report.check_seconds)}"
+            text = f"{path}: holds ({report.status}{checked if report.check_seconds else ''})"
         else:
-            click.echo(f"{path}: REJECTED: {'; '.join(report.failures)}")
-            code = max(code, EXIT_NOT_UNIQUE)
+            text = f"{path}: REJECTED: {'; '.join(report.failures)}"
+            code = max(code, exits.NOT_UNIQUE)
+        exits.finish(click.echo, text)
     sys.exit(code)
-
-
-if __name__ == "__main__":  # python -m cp_sudoku.verify.commands prove|verify ...
-    click.Group(commands=[prove, verify])()

@@ -160,6 +160,14 @@ class Explanation:
             f"(first {self.where})"
         )
 
+    def candidates_text(self) -> str:
+        """The candidates left, ``r1c2=478 r1c3=3457...`` (values over 9 comma-separated)."""
+        join = "," if any(v > 9 for values in self.left.values() for v in values) else ""
+        return " ".join(
+            f"{cell_name(c)}={join.join(map(str, values))}"
+            for c, values in sorted(self.left.items())
+        )
+
     def record(self) -> list[dict[str, Any]]:
         """The steps, then one closing entry (outcome, grade, candidates left), JSON-ready."""
         closing: dict[str, Any] = {"outcome": self.outcome, "grade": self.grade}

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from cp_sudoku.formats import Entry
+from cp_sudoku.io import Entry
 from cp_sudoku.verify.certificate import certificate_name
 from cp_sudoku.verify.certify import certify
 from cp_sudoku.verify.check import verify
