@@ -11,9 +11,9 @@ from conftest import lines
 from cp_sudoku import crosscheck
 from cp_sudoku.backends import DEFAULT_BACKENDS, get_backend
 from cp_sudoku.crosscheck import count, solutions
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Puzzle, PuzzleError, UsageError, is_solution
-from cp_sudoku.puzzles import sudoku
 
 TUTORIAL_4X4 = "......122..4.4.."  # 3 solutions (the tutorial's exactly-3 puzzle is below)
 THREE = "34..12.....3...."
