@@ -10,7 +10,7 @@ import pytest
 from conftest import grid_of
 
 from cp_sudoku import analysis
-from cp_sudoku.formats import Entry, parse_line
+from cp_sudoku.io import Entry, parse_line
 from cp_sudoku.model import Puzzle, PuzzleError, Unit
 from cp_sudoku.singles import solve_singles
 

@@ -11,9 +11,9 @@ from conftest import lines
 from cp_sudoku import crosscheck
 from cp_sudoku.backends import DEFAULT_BACKENDS, get_backend
 from cp_sudoku.crosscheck import count, solutions
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Puzzle, PuzzleError, UsageError, is_solution
-from cp_sudoku.puzzles import sudoku
 
 TUTORIAL_4X4 = "......122..4.4.."  # 3 solutions (the tutorial's exactly-3 puzzle is below)
 THREE = "34..12.....3...."
@@ -25,12 +25,14 @@ def test_threads_calling_crosscheck_get_every_answer_right(data: Path) -> None:
     stated = lines(data / "sudoku" / "norvig-top95.solutions.txt", 60)
     puzzles = [parse_line(text) for text in texts]
     wrong: list[str] = []
+    done: list[int] = []
 
     def work(offset: int) -> None:
         for k in range(offset, len(puzzles), 2):
             verdict = crosscheck(puzzles[k], limit=2)
             if verdict.status != "unique" or verdict.solution != tuple(map(int, stated[k])):
                 wrong.append(f"{texts[k]}: {verdict.status} {verdict.disagreements}")
+            done.append(k)
 
     threads = [threading.Thread(target=work, args=(k % 2,)) for k in range(6)]
     for thread in threads:
@@ -38,6 +40,7 @@ def test_threads_calling_crosscheck_get_every_answer_right(data: Path) -> None:
     for thread in threads:
         thread.join(timeout=600)
     assert not wrong
+    assert len(done) == 3 * len(puzzles)  # every thread answered every one of its puzzles
 
 
 @pytest.mark.parametrize("name", DEFAULT_BACKENDS)
@@ -58,7 +61,7 @@ def test_threads_sharing_one_built_back_end_take_turns(data: Path, name: str) ->
         thread.start()
     for thread in threads:
         thread.join(timeout=600)
-    assert statuses == ["ok"] * len(puzzles)
+    assert statuses == ["ok"] * len(puzzles)  # a thread that raised leaves its share missing
 
 
 @pytest.mark.parametrize("name", DEFAULT_BACKENDS)

@@ -13,7 +13,7 @@ from cp_sudoku.backends.minizinc import INSTALL, missing
 from cp_sudoku.crosscheck import count, crosscheck
 from cp_sudoku.encodings.exact_cover import to_exact_cover
 from cp_sudoku.encodings.mip import to_mip
-from cp_sudoku.formats import parse_line, read_file
+from cp_sudoku.io import parse_line, read_file
 from cp_sudoku.model import Puzzle, Unit, Unsupported, UsageError, is_solution
 
 MODELS = Path(__file__).resolve().parent.parent / "models"

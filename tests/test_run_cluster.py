@@ -59,6 +59,7 @@ def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path) -> None:
     out = tmp_path / "dask.jsonl"
     spool = Spool(out, describe(file), plan.backends, resume=False)
     killed: list[int] = []
+    running: list[str] = []  # the tasks on the worker when it was killed
     with runner(1, "local:2") as chosen:
         client = chosen.executor
         pids = client.run(os.getpid)
@@ -69,6 +70,7 @@ def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path) -> None:
                 busy = [w for w, tasks in client.processing().items() if tasks]
                 if busy:
                     time.sleep(0.3)  # well inside the slice
+                    running.extend(client.processing()[busy[0]])
                     os.kill(pids[busy[0]], signal.SIGKILL)
                     killed.append(pids[busy[0]])
                     return
@@ -80,8 +82,9 @@ def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path) -> None:
             run_table(file, plan, spool, client, window=len(file.slices), submit=chosen.submit)
         )
         killer.join()
-    assert killed, "no worker was busy"
+    assert killed and running, "no worker was busy"
     assert sorted(index for index, _ in done) == list(range(len(file.slices)))
+    assert {int(key.split("-")[2]) for key in running} <= {index for index, _ in done}
     assert rows(out) == rows(expected)
 
 

@@ -11,9 +11,9 @@ from conftest import lines
 from cp_sudoku.backends import sat as sat_module
 from cp_sudoku.backends.sat import CompiledShape, SatBackend
 from cp_sudoku.encodings.cnf import compiled_clauses, to_cnf
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cage, Puzzle, Unit, cells_of, is_solution
-from cp_sudoku.puzzles import sudoku
 
 PIGEONHOLE = Puzzle(  # 12 cells, 11 values, all different: no solution, and hard for CDCL
     rows=1, cols=12, cells=cells_of(1, 12), max_value=11, units=(Unit("row 1", cells_of(1, 12)),)
@@ -126,7 +126,7 @@ def test_every_listed_solver_builds_and_honours_a_time_limit() -> None:
     import time
 
     from cp_sudoku.backends.sat import SatBackend, solver_names
-    from cp_sudoku.puzzles import sudoku
+    from cp_sudoku.kinds.sudoku import sudoku
 
     empty = sudoku([0] * 81)
     for name in solver_names():

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from service_support import PATIENCE, TUTORIAL, TUTORIAL_SOLUTION, cli_records, comparable, served
 
 from cp_sudoku.cli import main as cli
-from cp_sudoku.formats import read_text
+from cp_sudoku.io import read_text
 from cp_sudoku.model import is_solution
 from cp_sudoku.service.app import Settings, create_app
 from cp_sudoku.service.limits import Limits

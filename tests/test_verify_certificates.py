@@ -12,8 +12,8 @@ from verify_grids import checker_solutions
 
 from cp_sudoku.cli import main
 from cp_sudoku.io import read_file
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import is_solution
-from cp_sudoku.puzzles import sudoku
 from cp_sudoku.verify.certificate import KEYS, certificate_name
 from cp_sudoku.verify.certify import certify
 from cp_sudoku.verify.check import verify

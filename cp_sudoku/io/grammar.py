@@ -93,15 +93,18 @@ def values_of(found: list[Token], n: int, alphabet: Alphabet, where: Where) -> l
             f"--alphabet {alphabet.name} has {len(alphabet.symbols)} symbols, "
             f"but the puzzle is {n}x{n}: expected {n} symbols"
         )
-    values = alphabet.values([symbol for symbol, _ in found])
-    if None in values or max(values, default=0) > n:  # type: ignore[type-var]
+    found_values = alphabet.values([symbol for symbol, _ in found])
+    values = [value for value in found_values if value is not None]
+    if len(values) < len(found_values) or max(values, default=0) > n:
         symbol, column = next(
-            token for token, value in zip(found, values, strict=True) if value is None or value > n
+            token
+            for token, value in zip(found, found_values, strict=True)
+            if value is None or value > n
         )
         raise where.error(
             f"unexpected symbol {symbol!r}: expected {alphabet.expected(n)}", column=column
         )
-    return values  # type: ignore[return-value]  # no None left
+    return values
 
 
 def choose_alphabet(

@@ -18,7 +18,10 @@ def grid_string(grid: Sequence[int], alphabet: str | None = None) -> str:
         chosen = Alphabet(alphabet)
     else:
         chosen = Alphabet(DIGITS) if max(grid, default=0) <= 9 else NUMBERS
-    return (" " if chosen.numbers else "").join(chosen.symbol(v) for v in grid)
+    if chosen.numbers:
+        return " ".join(chosen.symbol(v) for v in grid)
+    symbols = "." + chosen.symbols  # symbols[v] writes value v, 0 (blank) included
+    return "".join([symbols[v] for v in grid])
 
 
 def puzzle_string(puzzle: Puzzle) -> str:

@@ -98,18 +98,18 @@ def runner(jobs: int, cluster: str | None) -> Iterator[Runner]:
     except ImportError:
         raise UsageError("--cluster needs Dask: pip install 'cp-sudoku[cluster]'") from None
     if found.address is not None:
-        with Client(found.address, timeout="20s") as client:
+        with Client(found.address, timeout="20s") as client:  # type: ignore[no-untyped-call]
             workers = sum(client.nthreads().values()) or 1
             yield Runner(client, workers, dask=True)
         return
     with (
-        LocalCluster(
+        LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=found.workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",  # any free port: several runs may share a machine
             env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")},
         ) as local,
-        Client(local) as client,
+        Client(local) as client,  # type: ignore[no-untyped-call]
     ):
         yield Runner(client, found.workers or 1, dask=True)

@@ -136,7 +136,7 @@ def kind_of(path: str | Path) -> str:
 
 def arrow_schema(backends: Sequence[str]) -> Any:
     """The ``pyarrow.Schema`` of a run over ``backends`` (needs the ``parquet`` extra)."""
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped]
 
     return pa.schema([(name, getattr(pa, kind)()) for name, kind in column_types(backends).items()])
 
@@ -149,7 +149,7 @@ def write_part(path: Path, columns: Columns, backends: Sequence[str], kind: str)
     """Write one chunk of rows to ``path`` (a whole file: Parquet or JSON lines)."""
     if kind == "parquet":
         import pyarrow as pa
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
         table = pa.Table.from_pydict(columns, schema=arrow_schema(backends))
         pq.write_table(table, path, compression=COMPRESSION)
@@ -164,10 +164,11 @@ def read_part(path: Path, kind: str, names: Sequence[str]) -> Columns:
     if kind == "parquet":
         import pyarrow.parquet as pq
 
-        return pq.read_table(path, columns=list(names)).to_pydict()
+        found: Columns = pq.read_table(path, columns=list(names)).to_pydict()
+        return found
     with open(path, encoding="utf-8") as handle:
-        found = [json.loads(line) for line in handle]
-    return {name: [row[name] for row in found] for name in names}
+        lines = [json.loads(line) for line in handle]
+    return {name: [row[name] for row in lines] for name in names}
 
 
 def join_parts(parts: Sequence[Path], dest: Path, backends: Sequence[str], kind: str) -> None:

@@ -128,7 +128,9 @@ def read_slice(
     with open(file.path, "rb") as handle:
         handle.seek(part.start)
         text = handle.read(part.end - part.start).decode("utf-8")
-    lines = text.splitlines(keepends=True)
+    lines = [line + "\n" for line in text.split("\n")]  # lines as cut() counted them
+    if text.endswith("\n"):
+        lines.pop()
     options = ReadOptions(box=box, alphabet=alphabet)
     shift = part.first_line - 1
     if file.header:

@@ -75,6 +75,9 @@ def _puzzle(entry: Entry) -> Puzzle:
     return entry.puzzle
 
 
+_VALID_BUT_NONE = "the stated solution is valid, but the verdict is none"
+
+
 def stated_mismatch(puzzle: Puzzle, verdict: Verdict, stated: Grid) -> str | None:
     """How ``verdict`` contradicts the solution a source states, or None.
 
@@ -83,11 +86,13 @@ def stated_mismatch(puzzle: Puzzle, verdict: Verdict, stated: Grid) -> str | Non
     A ``multiple`` or ``unknown`` verdict with a valid stated grid is no
     contradiction.
     """
+    if stated in verdict.solutions:  # a grid the checker passed already: no second pass
+        return None if verdict.status != "none" else _VALID_BUT_NONE
     broken = violations(puzzle, stated)
     if broken:
         return f"the stated solution is not a solution: {broken[0]}"
     if verdict.status == "none":
-        return "the stated solution is valid, but the verdict is none"
+        return _VALID_BUT_NONE
     if verdict.status == "unique" and verdict.solution and verdict.solution != stated:
         cell, found, said = next(
             (cell, a, b)

@@ -14,9 +14,9 @@ _DEFAULTS = Limits()
 
 
 def _workers() -> int:
-    from cp_sudoku.batch import default_jobs  # the CLI's "all cores"
+    from cp_sudoku.run import cores  # the CLI's "all cores"
 
-    return default_jobs()
+    return cores()
 
 
 @click.command()
