@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -76,15 +77,26 @@ def main() -> None:
 
 
 def run_cli(path: Path, workers: int, *extra: str) -> tuple[list[str], float, float]:
-    """(JSON lines, the CLI's own rate in puzzles/s, wall seconds of the command)."""
+    """(JSON lines, the CLI's own rate in puzzles/s, wall seconds of the command).
+
+    Also prints the CPU seconds of the command and its workers, per puzzle.
+    """
     command = [sys.executable, "-m", "cp_sudoku.cli", "check", str(path), "--backend", "sat"]
     command += ["--jobs", str(workers), "--json", *extra]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=_env(), check=False)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     found = re.search(r"\(([\d,.]+) puzzles/s\)", done.stderr)
     rate = float(found[1].replace(",", "")) if found else float("nan")
-    return done.stdout.splitlines(), rate, wall
+    lines = done.stdout.splitlines()
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    print(
+        f"  CLI CPU (command and workers, start-up included): "
+        f"{cpu / max(len(lines), 1) * 1000:.2f} ms per puzzle"
+    )
+    return lines, rate, wall
 
 
 # --- The server ------------------------------------------------------------------------------
@@ -256,17 +268,39 @@ def bench_check(args: argparse.Namespace) -> None:
 # --- Mode job --------------------------------------------------------------------------------
 
 
-def _comparable(line: str) -> dict[str, Any]:
-    record = json.loads(line)
-    record.pop("source")
-    for result in record["backends"].values():
-        result.pop("seconds")
-    return record
+#: The fields of a record that do not depend on timing or on which worker ran the puzzle.
+VERDICT_FIELDS = (
+    "line",
+    "status",
+    "solution",
+    "agree",
+    "disagreements",
+    "matches_stated",
+    "mismatch",
+    "reason",
+    "error",
+)
 
 
-def _verdict(line: str) -> tuple[str, str | None]:
-    record = json.loads(line)
-    return record["status"], record["solution"]
+def _keys(record: dict[str, Any]) -> list[Any]:
+    return [*record, *(list(result) for result in record["backends"].values())]
+
+
+def _verdict_fields(record: dict[str, Any]) -> list[Any]:
+    backends = [(name, r["status"], r["solutions"]) for name, r in record["backends"].items()]
+    return [record.get(key) for key in VERDICT_FIELDS] + backends
+
+
+def _comparable(record: dict[str, Any]) -> dict[str, Any]:
+    """A record less its source and seconds: what two runs could share exactly.  The
+    sat back end's effort statistics differ between two runs of the CLI with two workers
+    too (each worker's solver learns from the puzzles it saw before)."""
+    out = {key: value for key, value in record.items() if key != "source"}
+    out["backends"] = {
+        name: {key: value for key, value in result.items() if key != "seconds"}
+        for name, result in record["backends"].items()
+    }
+    return out
 
 
 def bench_job(args: argparse.Namespace) -> None:
@@ -284,6 +318,7 @@ def bench_job(args: argparse.Namespace) -> None:
         server = Server(args.workers, Path(folder) / "jobs.sqlite3")
         try:
             with httpx.Client(base_url=server.url, timeout=120) as client:
+                cpu_before = server.cpu_seconds()
                 start = time.perf_counter()
                 job = client.post(
                     "/v1/jobs", content=args.data.read_bytes(), params={"backends": "sat"}
@@ -295,22 +330,38 @@ def bench_job(args: argparse.Namespace) -> None:
                         break
                     time.sleep(0.5)
                 wall_job = time.perf_counter() - start
+                cpu_after = server.cpu_seconds()
                 served = client.get(f"/v1/jobs/{job['id']}/results").text.splitlines()
         finally:
             server.stop()
-    same = len(served) == len(lines) and all(
-        list(json.loads(a)) == list(json.loads(b)) and _comparable(a) == _comparable(b)
-        for a, b in zip(served, lines, strict=True)
+    served_records = [json.loads(line) for line in served]
+    cli_records = [json.loads(line) for line in lines]
+    same_count = len(served_records) == len(cli_records)
+    same_fields = same_count and all(
+        _keys(a) == _keys(b) for a, b in zip(served_records, cli_records, strict=True)
     )
-    statuses_same = [_verdict(a) for a in served] == [_verdict(b) for b in lines]
+    same_verdicts = same_count and all(
+        _verdict_fields(a) == _verdict_fields(b)
+        for a, b in zip(served_records, cli_records, strict=True)
+    )
+    effort_differs = sum(
+        _comparable(a) != _comparable(b) for a, b in zip(served_records, cli_records, strict=False)
+    )
     print(
         f"service job, --workers {args.workers}: state {state['state']}, {state['done']:,} done, "
         f"rate {state['rate']:,.1f} puzzles/s (running time), "
         f"{len(served) / wall_job:,.1f} puzzles/s (POST to done, wall {wall_job:.1f} s)"
     )
+    served_cpu, workers_cpu = (b - a for a, b in zip(cpu_before, cpu_after, strict=True))
     print(
-        f"identical to the CLI's lines (all fields and their order, less source and seconds): "
-        f"{same}; statuses and solutions identical: {statuses_same}"
+        f"service CPU: server process {served_cpu / len(served) * 1000:.2f} ms, "
+        f"workers {workers_cpu / len(served) * 1000:.2f} ms per puzzle (start-up excluded)"
+    )
+    print(
+        f"lines: service {len(served_records):,}, CLI {len(cli_records):,}; the same fields in "
+        f"the same order (backends' too): {same_fields}; the same verdict fields "
+        f"({', '.join(VERDICT_FIELDS)}): {same_verdicts}; lines whose search-effort "
+        f"statistics differ: {effort_differs:,}"
     )
 
 

@@ -1,4 +1,4 @@
-"""cp_sudoku: Sudoku-like puzzles as constraint problems, cross-checked by three back ends.
+"""cp_sudoku: Sudoku-like puzzles as constraint problems, cross-checked by several back ends.
 
 Quick start::
 
@@ -14,30 +14,47 @@ imports its own library when it is built.
 
 from cp_sudoku.backends import available, get_backend
 from cp_sudoku.backends.base import Result, Status
-from cp_sudoku.crosscheck import Verdict, crosscheck
-from cp_sudoku.formats import parse_line, read_file
-from cp_sudoku.model import Cage, Cell, Grid, Puzzle, PuzzleError, Unit, is_solution, violations
-from cp_sudoku.puzzles import sudoku
+from cp_sudoku.crosscheck import Verdict, count, crosscheck, solutions
+from cp_sudoku.io import parse_line, parse_text, read_file, to_text
+from cp_sudoku.kinds.sudoku import sudoku
+from cp_sudoku.model import (
+    Cage,
+    Cell,
+    CpSudokuError,
+    Grid,
+    Puzzle,
+    PuzzleError,
+    Unit,
+    UsageError,
+    is_solution,
+    violations,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Cage",
     "Cell",
+    "CpSudokuError",
     "Grid",
     "Puzzle",
     "PuzzleError",
     "Result",
     "Status",
     "Unit",
+    "UsageError",
     "Verdict",
     "__version__",
     "available",
+    "count",
     "crosscheck",
     "get_backend",
     "is_solution",
     "parse_line",
+    "parse_text",
     "read_file",
+    "solutions",
     "sudoku",
+    "to_text",
     "violations",
 ]

@@ -25,12 +25,14 @@ def test_threads_calling_crosscheck_get_every_answer_right(data: Path) -> None:
     stated = lines(data / "sudoku" / "norvig-top95.solutions.txt", 60)
     puzzles = [parse_line(text) for text in texts]
     wrong: list[str] = []
+    done: list[int] = []
 
     def work(offset: int) -> None:
         for k in range(offset, len(puzzles), 2):
             verdict = crosscheck(puzzles[k], limit=2)
             if verdict.status != "unique" or verdict.solution != tuple(map(int, stated[k])):
                 wrong.append(f"{texts[k]}: {verdict.status} {verdict.disagreements}")
+            done.append(k)
 
     threads = [threading.Thread(target=work, args=(k % 2,)) for k in range(6)]
     for thread in threads:
@@ -38,6 +40,7 @@ def test_threads_calling_crosscheck_get_every_answer_right(data: Path) -> None:
     for thread in threads:
         thread.join(timeout=600)
     assert not wrong
+    assert len(done) == 3 * len(puzzles)  # every thread answered every one of its puzzles
 
 
 @pytest.mark.parametrize("name", DEFAULT_BACKENDS)
@@ -58,7 +61,7 @@ def test_threads_sharing_one_built_back_end_take_turns(data: Path, name: str) ->
         thread.start()
     for thread in threads:
         thread.join(timeout=600)
-    assert statuses == ["ok"] * len(puzzles)
+    assert statuses == ["ok"] * len(puzzles)  # a thread that raised leaves its share missing
 
 
 @pytest.mark.parametrize("name", DEFAULT_BACKENDS)
@@ -118,6 +121,12 @@ def test_a_single_back_end_name_is_not_split_into_letters() -> None:
 def test_wrong_arguments_get_a_usage_error_that_says_what(call, message: str) -> None:
     with pytest.raises(UsageError, match=message):
         call()
+
+
+def test_cpsat_parameters_it_refuses_are_a_usage_error_saying_why() -> None:
+    backend = get_backend("cpsat", parameters={"num_search_workers": 1})
+    with pytest.raises(UsageError, match="Do not specify both num_search_workers and num_workers"):
+        backend.solve(parse_line(THREE))
 
 
 def test_infinite_time_limit_means_no_limit() -> None:

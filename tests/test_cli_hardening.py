@@ -305,7 +305,9 @@ def test_export_option_a_format_does_not_take() -> None:
 # --- Internal errors -------------------------------------------------------------------------
 
 
-def test_a_bug_is_exit_3_with_one_line_asking_for_a_report(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bug_is_exit_70_with_one_line_asking_for_a_report(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from cp_sudoku.run import work
 
     def broken(*_: object, **__: object) -> None:
@@ -313,7 +315,7 @@ def test_a_bug_is_exit_3_with_one_line_asking_for_a_report(monkeypatch: pytest.M
 
     monkeypatch.setattr(work, "crosscheck", broken)
     result = invoke("check", TUTORIAL_4X4, "--jobs", "1")
-    assert result.exit_code == 3
+    assert result.exit_code == 70
     (line,) = result.stderr.splitlines()
     assert line.startswith("cp-sudoku: internal error: KeyError") and "report" in line
 
@@ -325,7 +327,7 @@ def test_a_value_error_is_not_bad_input(monkeypatch: pytest.MonkeyPatch) -> None
         raise ValueError("not the user's fault")
 
     monkeypatch.setattr(work, "crosscheck", broken)
-    assert invoke("check", TUTORIAL_4X4, "--jobs", "1").exit_code == 3
+    assert invoke("check", TUTORIAL_4X4, "--jobs", "1").exit_code == 70
 
 
 def test_debug_variable_shows_the_traceback(tmp_path: Path) -> None:
@@ -340,7 +342,7 @@ def test_debug_variable_shows_the_traceback(tmp_path: Path) -> None:
                 raise RuntimeError("boom")
             except RuntimeError as error:
                 exits.handle(error)
-        assert stop.value.code == 3
+        assert stop.value.code == 70
     finally:
         del os.environ["CP_SUDOKU_DEBUG"]
 
@@ -352,3 +354,15 @@ def test_no_such_file_and_directory_are_usage_errors(tmp_path: Path) -> None:
         done.stderr
         == f"cp-sudoku: error: {tmp_path} is a directory: expected a puzzle file or a puzzle\n"
     )
+
+
+# --- Fuzzing findings, kept as plain tests ---------------------------------------------------
+
+
+def test_fuzz_finding_a_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
+    """Found by tests/test_fuzz.py: the input b'\\x80' gave an error without the file."""
+    path = tmp_path / "random.txt"
+    path.write_bytes(b"\x80")
+    result = invoke("check", str(path), "--jobs", "1")
+    assert result.exit_code == 2
+    assert str(path) in one_line_error(result)

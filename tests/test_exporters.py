@@ -71,6 +71,8 @@ PUZZLES = {
     "kakuro-4x5": lambda: _model("kakuro-4x5-issue4.txt"),
     "futoshiki": _futoshiki,
     "skyscrapers": _skyscrapers,
+    "skyscrapers-empties": lambda: _model("skyscrapers-5x5-heights4.txt"),
+    "kenken-hidden": lambda: _model("kenken-4x4-hidden.txt"),
 }
 
 
@@ -99,7 +101,7 @@ CELL_VAR = re.compile(r"x_r(\d+)c(\d+)_(\d+)$")
 
 
 def solve_with_highs(puzzle: Puzzle, path: Path) -> set[Grid]:
-    import highspy
+    highspy = pytest.importorskip("highspy", reason="pip install 'cp-sudoku[paradigms]'")
     import numpy as np
 
     highs = highspy.Highs()
@@ -303,7 +305,10 @@ def test_xcsp3_round_trip_with_ace(tmp_path: Path, puzzle_name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("puzzle_name", ["sudoku-4x4", "futoshiki", "skyscrapers"])
+@pytest.mark.parametrize(
+    "puzzle_name",
+    ["sudoku-4x4", "futoshiki", "skyscrapers", "skyscrapers-empties", "kenken-hidden"],
+)
 def test_xcsp3_round_trip_more(tmp_path: Path, puzzle_name: str) -> None:
     test_xcsp3_round_trip_with_ace(tmp_path, puzzle_name)
 

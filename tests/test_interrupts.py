@@ -9,6 +9,7 @@ timing test); docs/cli.md gives the measured figures.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -20,6 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 from conftest import lines
@@ -52,10 +54,41 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def interrupt(args: list[str], after: float, *, group: bool = True) -> Stopped:
-    """Start ``cp-sudoku ARGS > file``, send SIGINT after ``after`` seconds (to its process
-    group, as a terminal does, or to the main process only), and collect what it did."""
-    out = tempfile.TemporaryFile()  # noqa: SIM115 (closed by the caller, after reading)
+def interrupt(
+    args: list[str],
+    after: float,
+    *,
+    group: bool = True,
+    again: float | None = None,
+    opened: Path | None = None,
+) -> Stopped:
+    """Start ``cp-sudoku ARGS > file``, send SIGINT ``after`` seconds after it has
+    ``opened`` that file (or after its start) to its process group, as a terminal does,
+    or to the main process only; ``again``: a second SIGINT that many seconds later."""
+    with tempfile.TemporaryFile() as out:
+        return _run(args, after, group, again, opened, out)
+
+
+def _wait_until_open(pid: int, path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+        except OSError:
+            return  # ended already
+        if str(path) in links:
+            return
+        time.sleep(0.02)
+
+
+def _run(
+    args: list[str],
+    after: float,
+    group: bool,
+    again: float | None,
+    opened: Path | None,
+    out: IO[bytes],
+) -> Stopped:
     process = subprocess.Popen(
         [sys.executable, "-m", "cp_sudoku.cli", *args],
         stdout=out,
@@ -64,13 +97,18 @@ def interrupt(args: list[str], after: float, *, group: bool = True) -> Stopped:
         start_new_session=True,
         env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"},
     )
+    if opened is not None:  # the command is running, past Python's start-up (see docs/cli.md)
+        _wait_until_open(process.pid, opened)
     time.sleep(after)
     workers = _children(process.pid)
     start = time.monotonic()
-    if group:
-        os.killpg(process.pid, signal.SIGINT)
-    else:
-        process.send_signal(signal.SIGINT)
+    for pause in (0.0,) if again is None else (0.0, again):
+        time.sleep(pause)
+        with contextlib.suppress(ProcessLookupError):
+            if group:
+                os.killpg(process.pid, signal.SIGINT)
+            else:
+                process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     seconds = time.monotonic() - start
     out.seek(0)
@@ -124,6 +162,14 @@ def test_check_stops_at_once_with_whole_lines_in_order(many: Path) -> None:
     assert stopped.code == 130, stopped.stderr
     assert_stopped_cleanly(stopped)
     _check_jsonl(stopped)
+
+
+def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(many: Path) -> None:
+    stopped = interrupt(["check", str(many), "--json", "--jobs", "2"], 5.0, again=0.05)
+    assert stopped.code == 130, stopped.stderr
+    assert_stopped_cleanly(stopped)
+    _check_jsonl(stopped)
+    assert stopped.stderr.count("interrupted") == 1
 
 
 @pytest.mark.slow
@@ -182,8 +228,9 @@ def test_random_moments(many: Path) -> None:
         jobs = chance.choice(["1", "2"])
         stopped = interrupt(
             ["check", str(many), "--json", "--jobs", jobs],
-            chance.uniform(0.0, 8.0),
+            chance.uniform(0.0, 6.0),
             group=chance.random() < 0.7,
+            opened=many,
         )
         assert_stopped_cleanly(stopped)
         if stopped.code == 130 and stopped.done >= 0:

@@ -237,3 +237,34 @@ def test_a_puzzlekit_entry_with_a_fault_is_reported_and_the_others_read(tmp_path
     assert first.puzzle is not None and first.solution is not None
     assert second.error is not None and second.line == 10
     assert "entry 2_4x4: expected 8 lines after the header" in str(second.error)
+
+
+def test_the_kind_and_the_keys_it_takes_are_checked_before_the_lines_after_them() -> None:
+    with pytest.raises(PuzzleError, match="f:1: unknown kind 'hexoku'"):
+        parse_text("kind: hexoku\ngrid:\n12\n21\n", "f")
+    with pytest.raises(PuzzleError, match="f:3: 'cages:' does not apply to a sudoku"):
+        parse_text("kind: sudoku\ngrid: 1234\ncages:\n3 r1c1 r1c2\n", "f")
+
+
+def test_the_examples_of_docs_formats_read_one_puzzle_per_kind() -> None:
+    text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    block = re.search(r"One example of each kind:\n\n```\n(.*?)```", text, re.DOTALL)
+    assert block
+    entries = list(read_text(block.group(1), "docs/formats.md"))
+    assert all(e.puzzle is not None for e in entries), [e.error for e in entries]
+    assert [e.puzzle.kind for e in entries if e.puzzle] == [
+        "sudoku",
+        "killer",
+        "kenken",
+        "kakuro",
+        "jigsaw",
+        "futoshiki",
+        "skyscrapers",
+    ]
+
+
+def test_a_json_collection_that_is_not_utf8_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "KenKen_dataset.json"
+    path.write_bytes(b'{\n  "count_sol": 1, "name": "KenKen",\n  "data": {"caf\xe9": {}}\n}\n')
+    with pytest.raises(PuzzleError, match=r"KenKen_dataset.json:3:16: byte 0xE9 is not UTF-8"):
+        list(read_file(path))

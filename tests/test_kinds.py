@@ -3,13 +3,14 @@ and the variant text format written and read back equal for every kind."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
 from conftest import check_all
 
-from cp_sudoku.backends import DEFAULT_BACKENDS
+from cp_sudoku.backends import DEFAULT_BACKENDS, get_backend
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.display import render_grid
 from cp_sudoku.io import parse_text, read_file, to_text
@@ -19,7 +20,7 @@ from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.kinds.kakuro import Clue, kakuro
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
-from cp_sudoku.kinds.skyscrapers import skyscrapers
+from cp_sudoku.kinds.skyscrapers import SIDES, skyscrapers
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Puzzle, PuzzleError, Relation, SparseUnit, Visibility, is_solution
 
@@ -97,7 +98,7 @@ def test_non_consecutive_sudoku_every_back_end() -> None:
 def test_an_extra_the_kind_does_not_take_is_refused_at_its_line() -> None:
     with pytest.raises(PuzzleError, match="'extras:' does not apply to a kenken"):
         parse_text("kind: kenken\nsize: 1\nextras: windows\ncages: 1 r1c1\n")
-    with pytest.raises(PuzzleError, match="extra 'windows' does not apply to a skyscrapers"):
+    with pytest.raises(PuzzleError, match=r"3: extra .windows. does not apply to a skyscrapers"):
         parse_text("kind: skyscrapers\nsize: 4\nextras: windows\n")
     with pytest.raises(PuzzleError, match="unknown extra 'stripes'"):
         sudoku([0] * 16, extras=["stripes"])
@@ -259,10 +260,28 @@ def test_new_model_files_have_their_stated_solution(name: str) -> None:
     assert verdict.status == "unique" and verdict.solution == grid
 
 
-def test_cpsat_compiles_skyscraper_clues_natively_not_as_tables() -> None:
+def test_cpsat_compiles_skyscraper_clues_and_sparse_lines_natively_not_as_tables() -> None:
     from cp_sudoku.backends.cpsat import build_model
 
     model, _ = build_model(skyscrapers(4, SKY_15, heights=3))
     constraints = model.proto.constraints
-    assert sum(c.has_table() for c in constraints) == 8  # the sparse rows and columns only
+    assert sum(c.has_table() for c in constraints) == 0
     assert sum(c.has_lin_max() for c in constraints) == 16 * 3  # prefix maxima of each clue
+    assert sum(c.has_exactly_one() for c in constraints) == 8 * 3  # sparse lines, per height
+
+
+def test_random_skyscrapers_have_one_count_on_every_back_end() -> None:
+    """Native clue encodings (cpsat, sat) against the backtracker's table, full counts."""
+    rng = random.Random(7)
+    backends = {name: get_backend(name) for name in DEFAULT_BACKENDS}
+    for _ in range(40):
+        n = rng.choice([3, 4, 4, 5])
+        heights = rng.choice([n, n - 1]) if n > 3 else n
+        clues = {side: [rng.choice([None, None, 1, 2, 3]) for _ in range(n)] for side in SIDES}
+        grid = [0] * (n * n)
+        grid[rng.randrange(n * n)] = rng.randint(0, heights)
+        extras = ["diagonals"] if rng.random() < 0.2 else []
+        puzzle = skyscrapers(n, clues, grid, heights=heights, extras=extras)
+        found = {name: b.solve(puzzle, limit=10**6) for name, b in backends.items()}
+        assert len({(r.status, len(r.solutions)) for r in found.values()}) == 1, found
+        assert all(is_solution(puzzle, g) for r in found.values() for g in r.solutions)

@@ -198,6 +198,14 @@ def test_body_over_the_limit_is_413(api: httpx.Client) -> None:
 def test_listings_health_and_schema(api: httpx.Client) -> None:
     backends = api.get("/v1/backends").json()["backends"]
     assert [b["name"] for b in backends if b["default"]] == ["cpsat", "sat", "backtrack"]
+    sat = next(b for b in backends if b["name"] == "sat")
+    assert sat["options"]["encoding"]["choices"] == [
+        "minimal",
+        "efficient",
+        "extended",
+        "optimised",
+    ]
+    assert "conflicts" in sat["statistics"]
     kinds = {k["kind"]: k["example"] for k in api.get("/v1/kinds").json()["kinds"]}
     assert set(kinds) >= {"sudoku", "killer", "kenken", "kakuro", "jigsaw", "x-sudoku", "windoku"}
     assert all(kinds.values())  # an example for every kind

@@ -14,7 +14,7 @@ name                what it is
 ``cpsat-naive``     baseline: the OR-Tools samples' plain model
 ``sat-naive``       baseline: extended encoding, fresh minisat22 per puzzle
 ``backtrack-plain`` baseline: the tutorial backtracker
-``mip``             0-1 integer programming solved by HiGHS (highspy)
+``mip``             0-1 integer programming solved by SCIP (OR-Tools pywraplp)
 ``dlx``             exact cover, Algorithm X (units only; others declined)
 ``minizinc``        the model in MiniZinc, solved by Gecode (minizinc executable)
 ==================  ==================================================

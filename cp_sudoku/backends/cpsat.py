@@ -5,9 +5,10 @@ its domain the cell's candidates (with ``reduce_domains``: the values its
 given peers leave, a given cell fixed to its value); ``add_all_different``
 per unit; a linear sum for a ``+`` cage, ``add_multiplication_equality`` for
 ``*``; a Skyscraper clue by prefix maxima (a building is seen when it is
-taller than the maximum before it; the count is a sum of those booleans); and
-for every other constraint (``-``, ``/``, ``?`` cages, relations, sparse
-units) a table of allowed tuples
+taller than the maximum before it; the count is a sum of those booleans); a
+sparse unit by one Boolean per cell and height and ``add_exactly_one`` per
+height; and for every other constraint (``-``, ``/``, ``?`` cages, relations)
+a table of allowed tuples
 (``add_allowed_assignments``; never the integer division constraint, which
 truncates so that 7/2 would count as 3).
 
@@ -30,7 +31,16 @@ from ortools.sat.python import cp_model
 from cp_sudoku.backends.base import Backend, Clock, Interrupted, Option, Sink
 from cp_sudoku.encodings.dispatch import dispatch
 from cp_sudoku.encodings.shapes import Shape, shape_of
-from cp_sudoku.model import Cage, Constraint, Puzzle, Unit, UsageError, Visibility, candidates
+from cp_sudoku.model import (
+    Cage,
+    Constraint,
+    Puzzle,
+    SparseUnit,
+    Unit,
+    UsageError,
+    Visibility,
+    candidates,
+)
 
 #: Solver parameters of the ``cpsat`` back end (measured in docs/performance.md).
 PARAMETERS: dict[str, bool | int] = {
@@ -72,8 +82,16 @@ class _Builder:
             index = puzzle.index
             for cell, value in puzzle.givens.items():
                 model.add(self.vars[index[cell]] == value)
-        table = {Unit: self.unit, Cage: self.cage, Visibility: self.visibility}
-        dispatch(puzzle, table, self.table)
+        dispatch(
+            puzzle,
+            {
+                Unit: self.unit,
+                SparseUnit: self.sparse_unit,
+                Cage: self.cage,
+                Visibility: self.visibility,
+            },
+            self.table,
+        )
         self.result = (model, self.vars)
 
     def of(self, constraint: Constraint) -> list[cp_model.IntVar]:
@@ -94,6 +112,18 @@ class _Builder:
             return
         if cage.distinct and len(xs) > 1:
             self.model.add_all_different(xs)
+
+    def sparse_unit(self, unit: SparseUnit) -> None:
+        """Each height 1..top in exactly one cell: a Boolean per cell and height."""
+        holds: dict[int, list[cp_model.IntVar]] = {h: [] for h in range(1, unit.top + 1)}
+        for x in self.of(unit):
+            for height, found in holds.items():
+                b = self.model.new_bool_var("")
+                self.model.add(x == height).only_enforce_if(b)
+                self.model.add(x != height).only_enforce_if(~b)
+                found.append(b)
+        for found in holds.values():
+            self.model.add_exactly_one(found)
 
     def visibility(self, clue: Visibility) -> None:
         """``seen_i <=> x_i > max(x_0..x_{i-1})`` (prefix maxima), ``sum(seen) == count``.
@@ -218,6 +248,8 @@ class CpSatBackend(Backend):
             code = solver.solve(model, collector)
         except KeyboardInterrupt:
             raise Interrupted from None
+        if code == cp_model.MODEL_INVALID:
+            raise UsageError(f"cpsat refused the model or its parameters: {solver.solution_info()}")
         stats.update(
             branches=solver.num_branches,
             conflicts=solver.num_conflicts,

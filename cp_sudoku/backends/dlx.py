@@ -39,6 +39,9 @@ from cp_sudoku.model import Puzzle, Unit
 
 #: Nodes between two looks at the clock.
 CLOCK_NODES = 2048
+#: Added to the count of a column that needs no watching (covered, or secondary), so that
+#: the count of a watched column alone can fall to 0 or 1 (one comparison per update).
+UNWATCHED = 1 << 40
 
 
 class _Stop(Exception):
@@ -68,7 +71,14 @@ class Matrix:
                     for other in sorted(others)
                 )
             )
-        self.sizes = [len(options) for options in self.column_options]
+        self.sizes = [
+            len(options) + (0 if primary else UNWATCHED)
+            for options, primary in zip(self.column_options, cover.primary, strict=True)
+        ]
+        #: per option, the primary columns it covers (secondary ones are never watched)
+        self.primary_covers = [
+            tuple(c for c in columns if cover.primary[c]) for columns in cover.covers
+        ]
         self.option_of = {option: j for j, option in enumerate(cover.options)}
 
 
@@ -82,7 +92,6 @@ class _Search:
         self.clock = clock
         self.alive = bytearray(b"\x01") * len(cover.options)
         self.size = list(matrix.sizes)
-        self.open = bytearray(cover.primary)
         self.uncovered = {k for k, primary in enumerate(cover.primary) if primary}
         self.trail: list[tuple[int, tuple[int, ...]]] = []
         self.singles: list[int] = []
@@ -95,12 +104,11 @@ class _Search:
         It stops at the first uncovered primary column left without options; the
         removals made are on the trail, so :meth:`undo` always applies.
         """
-        alive, size, opened = self.alive, self.size, self.open
+        alive, size = self.alive, self.size
         trail, singles = self.trail, self.singles
-        for column in self.matrix.covers[option]:
-            if opened[column]:
-                opened[column] = 0
-                self.uncovered.discard(column)
+        for column in self.matrix.primary_covers[option]:  # all uncovered: the option is alive
+            size[column] += UNWATCHED
+            self.uncovered.discard(column)
         cell, value = self.matrix.cover.options[option]
         self.grid[cell] = value
         for entry in self.matrix.conflicts[option]:
@@ -112,10 +120,10 @@ class _Search:
                 for column in columns:  # every count of the entry, so undo can restore it
                     left = size[column] - 1
                     size[column] = left
-                    if opened[column]:
+                    if left < 2:  # a watched column: uncovered and primary
                         if left == 0:
                             dead = True
-                        elif left == 1:
+                        else:
                             singles.append(column)
                 if dead:
                     return False
@@ -130,18 +138,16 @@ class _Search:
             alive[other] = 1
             for column in columns:
                 size[column] += 1
-        primary = self.matrix.cover.primary
-        for column in self.matrix.covers[option]:
-            if primary[column] and not self.open[column]:
-                self.open[column] = 1
-                self.uncovered.add(column)
+        for column in self.matrix.primary_covers[option]:
+            size[column] -= UNWATCHED
+            self.uncovered.add(column)
 
     def choose(self) -> int:
         """An uncovered primary column with the fewest live options."""
-        singles, size, opened = self.singles, self.size, self.open
+        singles, size = self.singles, self.size
         while singles:
             column = singles.pop()
-            if opened[column] and size[column] == 1:
+            if size[column] == 1:
                 return column
         return min(self.uncovered, key=size.__getitem__)
 

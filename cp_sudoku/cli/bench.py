@@ -10,22 +10,15 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, available
+from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.bench import Record, run_bench, table
 from cp_sudoku.cli import exits
-from cp_sudoku.cli.options import time_limit as seconds
+from cp_sudoku.cli.options import backend_option, time_limit_option
 
 
 @click.command()
 @click.argument("datasets", nargs=-1, required=True)
-@click.option(
-    "--backend",
-    "backends",
-    multiple=True,
-    metavar="NAME",
-    type=click.Choice(available()),
-    help=f"Back end to measure (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
-)
+@backend_option("measure")
 @click.option(
     "--limit-puzzles",
     metavar="N",
@@ -49,12 +42,7 @@ from cp_sudoku.cli.options import time_limit as seconds
     type=click.IntRange(min=1),
     help="Baselines run on the first N puzzles of each data set.",
 )
-@click.option(
-    "--time-limit",
-    metavar="SECONDS",
-    callback=seconds,
-    help="Seconds per solve; past it the verdict is unknown (default: no limit).",
-)
+@time_limit_option("Seconds per solve")
 @click.option(
     "--json-out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),

@@ -106,6 +106,8 @@ def text_line(entry: Entry, checked: Checked) -> str:
     line = f"{entry.label}  {verdict.status:<8}  {solution}  {times}"
     if verdict.reason:
         line += f"  reason: {verdict.reason}"
+    for name in verdict.declined:
+        line += f"  {name} declined: {verdict.results[name].reason}"
     if checked.mismatch:
         line += f"  MISMATCH: {checked.mismatch}"
     return line

@@ -35,7 +35,8 @@ from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.model import CpSudokuError
 
 OK, NOT_UNIQUE, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
-INTERNAL = 3
+#: A bug, not a verdict: sysexits' EX_SOFTWARE, apart from every verdict and input code.
+INTERNAL = 70
 INTERRUPTED = 128 + signal.SIGINT
 BROKEN_PIPE = 128 + signal.SIGPIPE
 _OF_STATUS: dict[str, int] = {"unique": OK, "multiple": NOT_UNIQUE, "none": NOT_UNIQUE}
@@ -94,7 +95,7 @@ TALLY = Tally()
 
 def finish(emit: Callable[[str], None], text: str) -> None:
     """Write one puzzle's output and count it, as one step an interrupt cannot split:
-    a Ctrl-C meanwhile (see :func:`hold_interrupts`) is raised once both are done, so the
+    a Ctrl-C meanwhile (see :func:`interrupts_held`) is raised once both are done, so the
     tally always equals the output written."""
     TALLY.writing = True
     try:
@@ -109,7 +110,8 @@ def finish(emit: Callable[[str], None], text: str) -> None:
 @contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
     """SIGINT routed through a handler that waits for :func:`finish` to end its step
-    (the handler before is put back on leaving).
+    and takes only the first Ctrl-C (a second one cannot cut the clean-up short); the
+    handler before is put back on leaving.
 
     Python runs signal handlers on the main thread, whichever thread the
     signal reached, so this holds for every thread (a signal mask would not).
@@ -119,10 +121,11 @@ def interrupts_held() -> Iterator[None]:
         return
 
     def on_sigint(_signum: int, _frame: object) -> None:
-        if TALLY.writing:
-            TALLY.pending = True
+        if TALLY.pending:  # already on its way out
             return
-        raise KeyboardInterrupt
+        TALLY.pending = True
+        if not TALLY.writing:
+            raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
@@ -162,7 +165,7 @@ def broken_pipe() -> NoReturn:
 
 
 def internal(error: BaseException) -> NoReturn:
-    """A bug: one line asking for a report (the traceback with ``CP_SUDOKU_DEBUG=1``), exit 3."""
+    """A bug: one line asking for a report (the traceback with ``CP_SUDOKU_DEBUG=1``), exit 70."""
     if os.environ.get("CP_SUDOKU_DEBUG"):
         traceback.print_exception(error)
     text = str(error).splitlines()[0] if str(error) else ""

@@ -178,16 +178,31 @@ def solving_options(*, limit: int) -> Callable[[F], F]:
     return decorate
 
 
+def backend_option(verb: str) -> Callable[[F], F]:
+    """``--backend NAME`` (repeatable), a registered back end: ``backends`` tuple."""
+    return click.option(
+        "--backend",
+        "backends",
+        multiple=True,
+        metavar="NAME",
+        type=click.Choice(available()),
+        help=f"Back end to {verb} (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
+    )
+
+
+def time_limit_option(per: str) -> Callable[[F], F]:
+    """``--time-limit SECONDS`` checked by :func:`time_limit`: ``time_limit`` float or None."""
+    return click.option(
+        "--time-limit",
+        metavar="SECONDS",
+        callback=time_limit,
+        help=f"{per} (inf: none); past it the verdict is unknown.",
+    )
+
+
 def _solving_decorators(limit: int) -> list[Callable[[Any], Any]]:
     return [
-        click.option(
-            "--backend",
-            "backends",
-            multiple=True,
-            metavar="NAME",
-            type=click.Choice(available()),
-            help=f"Back end to run (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
-        ),
+        backend_option("run"),
         click.option(
             "--limit",
             metavar="K",
@@ -196,12 +211,7 @@ def _solving_decorators(limit: int) -> list[Callable[[Any], Any]]:
             type=click.IntRange(min=1),
             help="Solutions to look for per back end (2 proves uniqueness).",
         ),
-        click.option(
-            "--time-limit",
-            metavar="SECONDS",
-            callback=time_limit,
-            help="Seconds per back end and puzzle (inf: none); past it the verdict is unknown.",
-        ),
+        time_limit_option("Seconds per back end and puzzle"),
         click.option(
             "--option",
             multiple=True,

@@ -76,6 +76,9 @@ def _text(entry: Entry, puzzle: Puzzle, verdict: Verdict, mismatch: str | None) 
     if mismatch:
         lines.append(f"Stated solution contradicted: {mismatch}.")
     for name, result in verdict.results.items():
+        if result.stopped == "declined":
+            lines.append(f"  {name}: declined, left out of the verdict ({result.reason})")
+            continue
         lines.append(
             f"  {name}: {result.status} in {ms(result.seconds)} ({format_stats(result.stats)})"
         )

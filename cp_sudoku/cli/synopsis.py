@@ -39,6 +39,16 @@ def synopsis(group: click.Group = main) -> str:
     return "\n".join(blocks)
 
 
+#: Shorter words for click's default metavars.
+_SHORT: dict[type, str] = {
+    click.types.IntParamType: "N",
+    click.IntRange: "N",
+    click.types.FloatParamType: "X",
+    click.FloatRange: "X",
+    click.types.StringParamType: "TEXT",
+}
+
+
 def _piece(param: click.Parameter, context: click.Context) -> str:
     """How one parameter reads in the synopsis (``\xa0`` keeps an option with its value)."""
     if isinstance(param, click.Argument):
@@ -48,7 +58,7 @@ def _piece(param: click.Parameter, context: click.Context) -> str:
     if param.is_flag:
         text = names
     else:
-        metavar = param.make_metavar(context)
+        metavar = param.metavar or _SHORT.get(type(param.type), param.make_metavar(context))
         text = f"{names}\xa0{metavar}" + ("..." if param.multiple else "")
     return text if param.required else f"[{text}]"
 

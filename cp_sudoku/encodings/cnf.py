@@ -39,7 +39,13 @@ Other constraint types, compiled through :func:`~cp_sudoku.encodings.dispatch.di
   encoding needs no auxiliary variable there);
 - a :class:`~cp_sudoku.model.SparseUnit`: at most one cell per height
   (pairwise) and at least one (a clause per height);
-- every other constraint (cages, Skyscraper clues): the allowed-tuple table,
+- a :class:`~cp_sudoku.model.Visibility` (Skyscraper clue): prefix maxima,
+  ``above(j, h)`` = some cell up to position j holds h or more; cell j is seen
+  when it holds a value v with ``above(j - 1, v)`` false; exactly ``count``
+  cells are seen (a sequential counter, Sinz, "Towards an Optimal CNF
+  Encoding of Boolean Cardinality Constraints", CP 2005), with both
+  directions of every definition so that the count is exact;
+- every other constraint (cages of three or more cells): the allowed-tuple table,
   one selector per allowed tuple; ``OR(selectors)``; a selector implies each
   of its cell values; a cell value implies one of the selectors that use it.
 
@@ -66,6 +72,7 @@ from cp_sudoku.model import (
     SparseUnit,
     Unit,
     UsageError,
+    Visibility,
     candidates,
 )
 
@@ -192,7 +199,13 @@ class _Writer:
             self.clauses.extend([self.literal[index[c]][v]] for c, v in puzzle.givens.items())
         dispatch(
             puzzle,
-            {Unit: self.unit, SparseUnit: self.sparse_unit, Cage: self.cage, Relation: self.pairs},
+            {
+                Unit: self.unit,
+                SparseUnit: self.sparse_unit,
+                Cage: self.cage,
+                Relation: self.pairs,
+                Visibility: self.visibility,
+            },
             self.table,
         )
         self.cnf = Cnf(self.top, self.clauses, self.literal, self.fixed, puzzle.cells, encoding)
@@ -280,6 +293,58 @@ class _Writer:
                 self.clauses.append(
                     [-x for x in (self.lit(a, va), self.lit(b, vb)) if x is not None]
                 )
+
+    def new(self) -> int:
+        """A fresh auxiliary variable."""
+        self.top += 1
+        return self.top
+
+    def define_or(self, terms: Sequence[int]) -> int:
+        """A variable equivalent to ``OR(terms)`` (terms are literals)."""
+        y = self.new()
+        self.clauses.append([-y, *terms])
+        self.clauses.extend([-t, y] for t in terms)
+        return y
+
+    def define_and(self, a: int, b: int) -> int:
+        """A variable equivalent to ``a AND b``."""
+        y = self.new()
+        self.clauses.extend([[-y, a], [-y, b], [-a, -b, y]])
+        return y
+
+    def visibility(self, clue: Visibility) -> None:
+        """Prefix maxima and an exact sequential counter (module docstring)."""
+        true = self.new()
+        self.clauses.append([true])
+        heights = [v for v in self.puzzle.values if v > 0]
+        above = {h: -true for h in heights}  # nothing before the first cell
+        seen = []
+        for i in self.members(clue):
+            holds = {v: self.holds(i, v, true) for v in heights}
+            seen.append(
+                self.define_or(
+                    [self.define_and(x, -above[v]) for v, x in holds.items() if x is not None]
+                )
+            )
+            above = {
+                h: self.define_or([above[h], *(x for v, x in holds.items() if v >= h and x)])
+                for h in heights
+            }
+        at_least = [true] + [-true] * (clue.count + 1)  # at_least[k]: k of the cells so far
+        for s in seen:
+            at_least = [true] + [
+                self.define_or([at_least[k], self.define_and(at_least[k - 1], s)])
+                for k in range(1, clue.count + 2)
+            ]
+        self.clauses.append([at_least[clue.count]])
+        self.clauses.append([-at_least[clue.count + 1]])
+
+    def holds(self, i: int, value: int, true: int) -> int | None:
+        """The literal of ``cell i = value`` (``true`` for a given that holds it), None if
+        the cell cannot hold it."""
+        if i in self.fixed:
+            return true if self.fixed[i] == value else None
+        return self.literal[i].get(value)
 
     def table(self, constraint: Constraint) -> None:
         """The allowed-tuple table: one selector per tuple."""

@@ -62,9 +62,19 @@ def _from_path(name: str, read: Callable[[Path], Iterator[Entry]]) -> Reader:
     """A reader for a collection that is read from its file path, not from lines."""
 
     def reader(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
-        if not Path(source).is_file():
+        path = Path(source)
+        if not path.is_file():
             raise UsageError(f"the {name} format is read from a file, not from {source}")
-        return read(Path(source))
+        try:
+            yield from read(path)
+        except UnicodeDecodeError as error:
+            raw = path.read_bytes()[: error.start]
+            raise PuzzleError(
+                f"byte 0x{error.object[error.start]:02X} is not UTF-8: save the file as UTF-8",
+                source=source,
+                line=raw.count(b"\n") + 1,
+                column=error.start - (raw.rfind(b"\n") + 1) + 1,
+            ) from None
 
     return reader
 

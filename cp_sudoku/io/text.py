@@ -148,11 +148,14 @@ def _grammar_name(block: _Block, key: str) -> str | None:
 
 
 def _build(block: _Block, source: str, options: ReadOptions) -> Puzzle:
-    if block.error is not None:
-        raise block.error
     rows = block.keys["kind"][1]
     name = rows[0][1].lower() if rows else ""
     kind = kind_of(name)
+    for key, (number, _) in block.keys.items():
+        if key not in ("kind", "alphabet", *kind.keys):
+            raise PuzzleError(f"'{key}:' does not apply to a {name}", source=source, line=number)
+    if block.error is not None:
+        raise block.error
     extras = ALIASES.get(name, (name, ()))[1]
     alphabet = options.alphabet
     if "alphabet" in block.keys:
@@ -167,8 +170,6 @@ def _build(block: _Block, source: str, options: ReadOptions) -> Puzzle:
         where = Where(source, number)
         if key in ("kind", "alphabet"):
             continue
-        if key not in kind.keys:
-            raise where.error(f"'{key}:' does not apply to a {name}")
         grammar = GRAMMARS[kind.keys[key]]
         if grammar.section and not rows:
             raise where.error(f"a {name} needs a '{key}:' section with at least one line")
@@ -181,7 +182,11 @@ def _build(block: _Block, source: str, options: ReadOptions) -> Puzzle:
         named = (*extras, *values.get("extras", ()))
         unknown = [extra for extra in named if extra not in kind.extras]
         if unknown:
-            raise PuzzleError(f"extra {unknown[0]!r} does not apply to a {kind.name}")
+            raise PuzzleError(
+                f"extra {unknown[0]!r} does not apply to a {kind.name}",
+                source=source,
+                line=block.keys.get("extras", (block.start, []))[0],
+            )
         values["extras"] = named
     try:
         return kind.build(values, f"{source}:{block.start}")

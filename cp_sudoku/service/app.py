@@ -154,12 +154,13 @@ def create_app(settings: Settings) -> FastAPI:
         path: ((static / name).read_bytes(), media) for path, (name, media) in PAGE_FILES.items()
     }
     examples: dict[str, str] = json.loads((static / "examples.json").read_text("utf-8"))
+    listings: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db)
         runner = Runner(store, settings.workers, limits.queue)
-        runner.start()
+        await runner.start()
         app.state.store, app.state.runner = store, runner
         try:
             yield
@@ -369,8 +370,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/v1/backends", tags=["about"])
     async def backends() -> JSONResponse:
-        """The back ends, which run by default, and the options a request sets."""
-        return JSONResponse({"backends": solving.backends_listing()})
+        """The back ends: which run by default, summary, options, statistics, and the
+        constraint types each compiles.  A request names back ends and sets `limit` and
+        `time_limit`; the back ends' own options keep their defaults."""
+        if "backends" not in listings:  # built in a worker: it imports the solvers
+            listings["backends"] = await runner().call(solving.backends_listing)
+        return JSONResponse({"backends": listings["backends"]})
 
     @app.get("/v1/kinds", tags=["about"])
     async def kinds() -> JSONResponse:

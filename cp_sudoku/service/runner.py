@@ -99,17 +99,18 @@ class Runner:
         self.admitted = 0
         self._pool = Pool(workers, _start_worker, (os.getpid(),))
         self._wake = asyncio.Event()
-        self._cancelled: set[str] = set()
+        self._running: str | None = None  # the job being run, and whether to stop it
+        self._stop = False
         self._task: asyncio.Task[None] | None = None
         self._waiting: deque[_Request] = deque()
         self._batches = 0
 
-    def start(self) -> None:
+    async def start(self) -> None:
         """Requeue jobs a stop interrupted and start the job loop (in the running event loop)."""
         requeued = self.store.requeue_running()
         if requeued:
             log.info("resuming %d job(s) stopped mid-way", requeued)
-        self._pool.start()
+        await self._pool.start()
         self._task = asyncio.get_running_loop().create_task(self._jobs())
 
     async def close(self) -> None:
@@ -193,7 +194,8 @@ class Runner:
         """Cancel a queued or running job, keeping its stored results; False if it was over."""
         if not self.store.set_state(job_id, "cancelled"):
             return False
-        self._cancelled.add(job_id)
+        if job_id == self._running:
+            self._stop = True
         return True
 
     async def _jobs(self) -> None:
@@ -222,16 +224,18 @@ class Runner:
         options = solving.Options(**_options(job.options))
         chunks = _Chunks(self.store.input_text(job_id), options, job.done, self.chunk)
         in_flight: deque[asyncio.Future[Any]] = deque()
+        self._running, self._stop = job_id, False
         with ThreadPoolExecutor(1, thread_name_prefix="cp-sudoku-read") as reader:
             try:
                 done = await self._solve(job_id, options, chunks, reader, in_flight, job.done)
             finally:
+                self._running = None
                 for pending in in_flight:  # cancelled, or solved and dropped unstored
                     pending.cancel()
                     pending.add_done_callback(_ignore)
-        if job_id in self._cancelled:
-            self._cancelled.discard(job_id)
-        elif chunks.failure is not None:
+        if self._stop:
+            return  # cancelled: the store says so already
+        if chunks.failure is not None:
             self.store.set_state(job_id, "failed", chunks.failure)
         else:
             self.store.finish(job_id, done)
@@ -250,7 +254,7 @@ class Runner:
         loop = asyncio.get_running_loop()
         clock = time.perf_counter()
         more = True
-        while job_id not in self._cancelled:
+        while not self._stop:
             while more and len(in_flight) < 2 * self.workers:
                 batch = await loop.run_in_executor(reader, next, chunks, None)
                 if batch is None:
@@ -262,7 +266,7 @@ class Runner:
                 break
             lines = await in_flight[0]
             in_flight.popleft()
-            if job_id in self._cancelled:
+            if self._stop:
                 break
             now = time.perf_counter()
             self.store.add_results(job_id, done, lines, now - clock)

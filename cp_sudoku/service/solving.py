@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, available
+from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, available, backend_class
 from cp_sudoku.display import count_record, error_record, render_grid, verdict_record
 from cp_sudoku.encodings.cnf import ENCODINGS
 from cp_sudoku.encodings.exporters import EXPORTERS, export
@@ -348,15 +348,35 @@ def drawing(puzzle: Puzzle, grid: Sequence[int] | None) -> dict[str, Any]:
 
 
 def backends_listing() -> list[dict[str, Any]]:
-    """The back ends a request may name, with the options a request sets for them."""
-    return [
-        {
-            "name": name,
-            "default": name in DEFAULT_BACKENDS,
-            "options": {"limit": "solutions to look for", "time_limit": "seconds per puzzle"},
-        }
-        for name in available()
-    ]
+    """Every back end: name, whether it runs by default, its summary, its own options
+    (type, default, meaning, choices: set from the CLI, not per request), its statistics
+    and the constraint types it compiles.  Imports the solver libraries: run in a worker."""
+    listing = []
+    for name in available():
+        backend = backend_class(name)
+        listing.append(
+            {
+                "name": name,
+                "default": name in DEFAULT_BACKENDS,
+                "summary": backend.summary,
+                "options": {
+                    key: {
+                        "default": option.default,
+                        "help": option.help,
+                        "choices": _choices(option.choices),
+                    }
+                    for key, option in backend.options.items()
+                },
+                "statistics": list(backend.statistics),
+                "supports": sorted(kind.__name__ for kind in backend.supports),
+            }
+        )
+    return listing
+
+
+def _choices(choices: Any) -> list[Any] | None:
+    found = choices() if callable(choices) else choices
+    return None if found is None else list(found)
 
 
 def kinds() -> tuple[str, ...]:

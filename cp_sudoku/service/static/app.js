@@ -144,7 +144,9 @@ function chosenBackends() {
 }
 
 function options() {
-  const body = { backends: chosenBackends() };
+  // before the back ends are listed, the server's default back ends
+  const listed = document.querySelectorAll("#backends input").length > 0;
+  const body = listed ? { backends: chosenBackends() } : {};
   if ($("limit").value) body.limit = Number($("limit").value);
   if ($("time-limit").value) body.time_limit = Number($("time-limit").value);
   return body;
@@ -354,7 +356,7 @@ async function startJob() {
   const form = new FormData();
   form.append("file", file, file.name);
   const chosen = options();
-  form.append("backends", chosen.backends.join(","));
+  if (chosen.backends) form.append("backends", chosen.backends.join(","));
   if (chosen.limit) form.append("limit", chosen.limit);
   if (chosen.time_limit) form.append("time_limit", chosen.time_limit);
   if (mode === "text" && $("format").value) form.append("format", $("format").value);
