@@ -1,7 +1,7 @@
 """Helpers for comparing the back ends on puzzle sets: samples, result records, tables.
 
 This is what ``notebooks/compare_paradigms.ipynb`` runs; it defines no solver.
-Data flows one way: puzzles (:class:`~cp_sudoku.formats.Entry` lists) ->
+Data flows one way: puzzles (:class:`~cp_sudoku.io.Entry` lists) ->
 flat records (plain dicts, one per puzzle and back end or per puzzle and
 method) -> pandas tables.  Every function takes any
 :class:`~cp_sudoku.model.Puzzle`, not only Sudoku.
@@ -12,20 +12,23 @@ pandas is imported only by the functions that return a DataFrame, so
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pysat.solvers import Solver
 
-from cp_sudoku.backends import Backend, get_backend
+from cp_sudoku.backends import Backend, available, backend_class, get_backend
 from cp_sudoku.backends.base import STATUSES
-from cp_sudoku.backends.sat import ENCODINGS, to_cnf
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.datasets import dataset_path
-from cp_sudoku.formats import Entry, parse_line, puzzle_string, read_file
+from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
+from cp_sudoku.io import Entry, parse_line, puzzle_string, read_file
+from cp_sudoku.kinds.grid import default_box
+from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
-from cp_sudoku.puzzles import default_box, generated_sudoku
+from cp_sudoku.puzzles import generated_sudoku, solved_grid
 from cp_sudoku.run import Checked, InProcess, Outcome, Plan, check, run
 from cp_sudoku.singles import Deduction, solve_singles
 
@@ -35,17 +38,24 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 Record = dict[str, Any]
 
-#: The statistic that measures search effort in each registered back end, for
-#: :func:`effort_frame`: the backtrackers' tries (values placed by a guess),
-#: CP-SAT's branches, the SAT solver's conflicts.
-EFFORT = {
-    "backtrack": "tries",
-    "backtrack-plain": "tries",
-    "cpsat": "branches",
-    "cpsat-naive": "branches",
-    "sat": "conflicts",
-    "sat-naive": "conflicts",
-}
+
+def effort_statistic(backend: str) -> str | None:
+    """The statistic that measures ``backend``'s search effort: the first of its
+    :attr:`~cp_sudoku.backends.base.Backend.statistics` that is not an encoding size
+    (the backtrackers' tries, CP-SAT's branches, the SAT solver's conflicts); None
+    when it reports none."""
+    declared = backend_class(backend)
+    effort = [name for name in declared.statistics if name not in declared.size_statistics]
+    return effort[0] if effort else None
+
+
+def effort_measures(backends: Iterable[str] | None = None) -> dict[str, str]:
+    """Back-end name -> its effort statistic (:func:`effort_statistic`), for
+    :func:`effort_frame` and :func:`cp_sudoku.figures.effort_bars`: every registered
+    back end (or those of ``backends``, in that order) that reports one."""
+    names = available() if backends is None else list(backends)
+    return {name: stat for name in names if (stat := effort_statistic(name)) is not None}
+
 
 #: Deduction methods compared by :func:`deduction_records`, in display order.
 SINGLES_METHODS = ("naked singles", "naked + hidden singles")
@@ -74,7 +84,7 @@ def spread(items: Sequence[T], count: int | None) -> list[T]:
 def puzzle_lines(path: str | Path) -> list[tuple[int, str]]:
     """``(line number, text)`` of every puzzle line of a line file.
 
-    Blank lines and ``#`` comments are skipped, as :func:`cp_sudoku.formats.read_file`
+    Blank lines and ``#`` comments are skipped, as :func:`cp_sudoku.io.read_file`
     skips them; nothing is parsed, so picking a sample from a large file is cheap.
 
     Raises:
@@ -102,7 +112,7 @@ def load_set(
         count: how many puzzles, spread evenly over the file by :func:`spread`.
         parse: turns one line into a puzzle; called as
             ``parse(text, source=..., line=...)`` and may raise
-            :class:`PuzzleError` (default :func:`cp_sudoku.formats.parse_line`,
+            :class:`PuzzleError` (default :func:`cp_sudoku.io.parse_line`,
             9x9 and smaller Sudoku).
 
     Returns:
@@ -130,7 +140,7 @@ def load_collection(names: Iterable[str | Path], count: int | None = None) -> li
     """A sample of ``count`` puzzles (all when None) of each of ``names``, in any format.
 
     Each name is a shared set (``arithmatrix-6x6``, ``kuso-SumasCruzadas_93``)
-    or a file path, read by :func:`cp_sudoku.formats.read_file` with the
+    or a file path, read by :func:`cp_sudoku.io.read_file` with the
     format detected (KenKen JSON lines, Kakuro JSON or CSV, the ``kind:``
     text format, Sudoku lines...); the sample is spread evenly by
     :func:`spread`.  Entries keep the solution a collection states.
@@ -165,6 +175,108 @@ def generated_entries(
             puzzle, _ = generated_sudoku(box, blank_fraction, seed=k)
             entries.append(Entry(f"generated {n}x{n}", k, puzzle_string(puzzle), puzzle=puzzle))
     return entries
+
+
+def generated_killers(count: int, given_every: int = 4, seed: int = 0) -> list[Entry]:
+    """Generated 9x9 Killer Sudoku: ``count`` grids of :func:`cp_sudoku.puzzles.solved_grid`
+    (seeds ``seed..``), cut into cages of 2-4 cells grown at random with no digit twice,
+    each summing to the grid's values, and every ``given_every``-th cell given (none
+    when 0).  The source grid is a solution (stated in the entry); there may be others.
+    """
+    entries = []
+    for k in range(seed, seed + count):
+        grid = solved_grid((3, 3), k)
+        rng = random.Random(k)
+        free = {(r, c) for r in range(9) for c in range(9)}
+        cages = []
+        while free:
+            cells = [min(free)]
+            free.discard(cells[0])
+            size = rng.randint(2, 4)
+            while len(cells) < size:
+                held = {grid[r * 9 + c] for r, c in cells}
+                near = sorted(
+                    {
+                        (r + dr, c + dc)
+                        for r, c in cells
+                        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                        if (r + dr, c + dc) in free and grid[(r + dr) * 9 + c + dc] not in held
+                    }
+                )
+                if not near:
+                    break
+                cells.append(rng.choice(near))
+                free.discard(cells[-1])
+            cages.append((sum(grid[r * 9 + c] for r, c in cells), cells))
+        givens = [v if given_every and i % given_every == 0 else 0 for i, v in enumerate(grid)]
+        puzzle = killer(cages, givens, name=f"generated killer seed {k}")
+        entries.append(Entry("generated killer", k, puzzle_string(puzzle), puzzle, solution=grid))
+    return entries
+
+
+def encoding_size_records(sizes: Iterable[int], blank_fraction: float = 0.45) -> list[Record]:
+    """The size of each paradigm's encoding of one generated n x n Sudoku per size.
+
+    Built by the pure encoders, no solving: ``cpsat`` (integer variables,
+    constraints of the model), ``sat`` (Boolean variables, clauses of the
+    optimised CNF), ``mip`` (binaries, rows), ``dlx`` (options, columns of the
+    shape's exact cover matrix, givens not in it) and ``minizinc`` (cell
+    variables, ``constraint`` items).  Records: ``n``, ``backend``,
+    ``variables``, ``constraints`` (counts) and what each counts
+    (``variables are``, ``constraints are``).
+    """
+    from cp_sudoku.backends.cpsat import build_model
+    from cp_sudoku.encodings.exact_cover import to_exact_cover
+    from cp_sudoku.encodings.minizinc import minizinc
+    from cp_sudoku.encodings.mip import to_mip
+
+    records: list[Record] = []
+    for n in sizes:
+        puzzle, _ = generated_sudoku(default_box(n), blank_fraction, seed=0)
+        proto = build_model(puzzle)[0].proto
+        cnf = to_cnf(puzzle, "optimised")
+        mip = to_mip(puzzle)
+        cover = to_exact_cover(puzzle)
+        text = minizinc(puzzle)
+        found = {
+            "cpsat": (len(proto.variables), len(proto.constraints), "int vars", "constraints"),
+            "sat": (cnf.num_vars, len(cnf.clauses), "Boolean vars", "clauses"),
+            "mip": (len(mip.names), len(mip.rows), "binaries", "rows"),
+            "dlx": (len(cover.options), len(cover.columns), "options", "columns"),
+            "minizinc": (
+                len(puzzle.cells),
+                text.count("\nconstraint "),
+                "int vars",
+                "constraint items",
+            ),
+        }
+        for backend, (variables, constraints, var_kind, con_kind) in found.items():
+            records.append(
+                {
+                    "n": n,
+                    "backend": backend,
+                    "variables": variables,
+                    "constraints": constraints,
+                    "variables are": var_kind,
+                    "constraints are": con_kind,
+                }
+            )
+    return records
+
+
+def with_effort(frame: pd.DataFrame, measures: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """``frame`` (:func:`run_records` rows) with an ``effort`` column: each row's
+    back end's own effort count (``measures``, default :func:`effort_measures`),
+    NaN for back ends without one and for puzzles a back end declined."""
+    if measures is None:
+        measures = effort_measures(frame["backend"].drop_duplicates())
+    effort = [
+        row.get(measures.get(row["backend"], ""), float("nan"))
+        if row.get("stopped") != "declined"
+        else float("nan")
+        for row in frame.to_dict("records")
+    ]
+    return frame.assign(effort=effort)
 
 
 def entries_frame(entries: Iterable[Entry], set_name: str | None = None) -> pd.DataFrame:
@@ -221,7 +333,9 @@ def run_records(
     every grid it returns.  A record holds
 
     - ``set``, ``puzzle`` (``file:line``), ``n`` (values 1..n), ``cells``, ``givens``;
-    - ``backend``, its ``status``, ``solutions`` (distinct grids found),
+    - ``backend``, its ``status``, ``stopped`` (what stopped an incomplete
+      search: ``declined`` for a puzzle it does not compile), ``solutions``
+      (distinct grids found),
       ``seconds`` (wall clock, building included);
     - ``verdict`` (the agreed status) and ``agree`` (no contradiction, every grid checked);
     - ``matches_stated``: whether the verdict agrees with the solution the
@@ -263,6 +377,7 @@ def run_records(
                     "givens": len(puzzle.givens),
                     "backend": name,
                     "status": result.status,
+                    "stopped": result.stopped,
                     "solutions": len(result.solutions),
                     "seconds": result.seconds,
                     "verdict": verdict.status,
@@ -316,8 +431,9 @@ def status_mix(frame: pd.DataFrame, by: str = "backend") -> pd.DataFrame:
     return table.reindex(columns=columns, fill_value=0).rename_axis(columns="status")
 
 
-def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] = EFFORT) -> pd.DataFrame:
-    """Search effort per puzzle, one column per ``backend stat`` pair of ``measures``.
+def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Search effort per puzzle, one column per ``backend stat`` pair of ``measures``
+    (default: :func:`effort_measures` of the back ends in ``frame``, in order).
 
     Rows are puzzles (index ``set``, ``puzzle``), with their ``givens``;
     columns such as ``backtrack tries``, ``cpsat branches``, ``sat conflicts``
@@ -325,6 +441,8 @@ def effort_frame(frame: pd.DataFrame, measures: Mapping[str, str] = EFFORT) -> p
     """
     import pandas as pd
 
+    if measures is None:
+        measures = effort_measures(frame["backend"].drop_duplicates())
     columns = {}
     for backend, stat in measures.items():
         rows = frame[frame["backend"] == backend]

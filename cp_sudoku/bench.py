@@ -60,7 +60,7 @@ from rich.table import Table
 from cp_sudoku.backends import DEFAULT_BACKENDS, available
 from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.datasets import dataset_alphabet, dataset_path
-from cp_sudoku.formats import Entry, read_file
+from cp_sudoku.io import Entry, read_file
 from cp_sudoku.model import Puzzle, PuzzleError, UsageError, is_solution
 from cp_sudoku.puzzles import generated_sudoku
 from cp_sudoku.run import Plan, run, solve_each
@@ -239,7 +239,7 @@ def machine() -> dict[str, object]:
             )
     except (OSError, StopIteration):
         pass
-    versions = {}
+    versions: dict[str, str | None] = {}
     for package in ("ortools", "python-sat"):
         try:
             versions[package] = metadata.version(package)

@@ -156,7 +156,9 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
     contradicts the stated solution, or null), ``reason`` (for ``none``: the
     clues that clash, when seen without search; else null) and ``backends``:
     name -> ``status``, ``seconds``, ``solutions`` (count), ``stopped`` (what
-    ended an incomplete search, or null) and the back end's own statistics.
+    ended an incomplete search, or null; ``declined`` with a ``reason`` for a back end
+    that does not compile the puzzle) and the back end's own statistics; ``declined``
+    lists the back ends that declined (they took no part in the verdict).
     """
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
     return {
@@ -166,6 +168,7 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
         "solution": grid_string(verdict.solution, alphabet) if verdict.solution else None,
         "agree": verdict.agree,
         "disagreements": list(verdict.disagreements),
+        "declined": list(verdict.declined),
         "matches_stated": None if entry.solution is None else mismatch is None,
         "mismatch": mismatch,
         "reason": verdict.reason,
@@ -174,12 +177,14 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
 
 
 def result_record(result: Result) -> dict[str, Any]:
-    """One back end's part of a JSON record: status, seconds, solutions, statistics."""
+    """One back end's part of a JSON record: status, seconds, solutions, what stopped it
+    (``stopped``, null when complete; with ``reason`` when it declined), statistics."""
     return {
         "status": result.status,
         "seconds": round(result.seconds, 6),
         "solutions": len(result.solutions),
         "stopped": result.stopped,
+        **({"reason": result.reason} if result.reason else {}),
         **result.stats,
     }
 

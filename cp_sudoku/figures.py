@@ -87,9 +87,26 @@ def time_boxplot(frame: pd.DataFrame) -> Figure:
 
     Rows without a time (puzzles that did not parse) are left out.
     """
+    return _boxplot(frame, "seconds", "Time per puzzle, by set and back end", "seconds (log scale)")
+
+
+def effort_boxplot(frame: pd.DataFrame) -> Figure:
+    """Search effort per puzzle (the ``effort`` column of
+    :func:`cp_sudoku.analysis.with_effort`, plus 1 so that 0 shows) as box plots,
+    one group per set, one box per back end, on a log scale."""
+    shifted = frame.dropna(subset=["effort"]).assign(effort=lambda f: f["effort"] + 1)
+    return _boxplot(
+        shifted,
+        "effort",
+        "Search effort per puzzle (each back end's own count)",
+        "nodes, branches, conflicts or tries + 1 (log scale)",
+    )
+
+
+def _boxplot(frame: pd.DataFrame, column: str, title: str, ylabel: str) -> Figure:
     from matplotlib.patches import Patch
 
-    timed = frame.dropna(subset=["seconds"])
+    timed = frame.dropna(subset=[column])
     sets = _order(timed["set"])
     backends = _order(timed["backend"])
     colours = _backend_colours(backends)
@@ -98,9 +115,9 @@ def time_boxplot(frame: pd.DataFrame) -> Figure:
     for k, backend in enumerate(backends):
         data, positions = [], []
         for i, name in enumerate(sets):
-            seconds = timed[(timed["set"] == name) & (timed["backend"] == backend)]["seconds"]
-            if not seconds.empty:
-                data.append(seconds.to_numpy())
+            values = timed[(timed["set"] == name) & (timed["backend"] == backend)][column]
+            if not values.empty:
+                data.append(values.to_numpy())
                 positions.append(i + (k - (len(backends) - 1) / 2) * width)
         boxes = ax.boxplot(
             data,
@@ -115,7 +132,32 @@ def time_boxplot(frame: pd.DataFrame) -> Figure:
     ax.set_yscale("log")
     ax.set_xticks(range(len(sets)), sets, rotation=15, ha="right")
     ax.legend(handles=[Patch(color=colours[b], label=b) for b in backends], title="back end")
-    _label(ax, "Time per puzzle, by set and back end", "puzzle set", "seconds (log scale)")
+    _label(ax, title, "puzzle set", ylabel)
+    fig.tight_layout()
+    return fig
+
+
+def encoding_size_plot(sizes: pd.DataFrame) -> Figure:
+    """Encoding size against n, one line per paradigm: variables (left) and constraints
+    (right), log-log; ``sizes`` from :func:`cp_sudoku.analysis.encoding_size_records`."""
+    backends = _order(sizes["backend"])
+    colours = _backend_colours(backends)
+    fig, axes = _figure(panels=2)
+    for ax, measure in zip(axes, ("variables", "constraints"), strict=True):
+        for backend in backends:
+            rows = sizes[sizes["backend"] == backend].sort_values("n")
+            label = f"{backend}: {rows[measure + ' are'].iloc[0]}"
+            ax.plot(rows["n"], rows[measure], marker="o", color=colours[backend], label=label)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xticks(sorted(sizes["n"].unique()), [str(n) for n in sorted(sizes["n"].unique())])
+        ax.legend(fontsize="small")
+        _label(
+            ax,
+            f"{measure.capitalize()} by paradigm",
+            "n (grid n x n, log scale)",
+            f"{measure} (log scale)",
+        )
     fig.tight_layout()
     return fig
 

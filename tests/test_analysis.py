@@ -328,3 +328,15 @@ def test_load_collection_reads_kenken_and_kakuro_with_stated_solutions() -> None
     # kuso 96 stores a grid that repeats a 5 in its 14 down-run (test_variant_collections.py)
     assert [v for k, v in stated.items() if "_96" in k] == [False]
     assert all(v for k, v in stated.items() if "_96" not in k)
+
+
+def test_effort_statistic_is_declared_by_each_back_end() -> None:
+    """No table of back-end names: each back end's first effort statistic."""
+    from cp_sudoku.analysis import effort_measures, effort_statistic
+
+    assert effort_statistic("backtrack-plain") == "tries"
+    assert effort_measures(["cpsat", "sat", "backtrack"]) == {
+        "cpsat": "branches",
+        "sat": "conflicts",
+        "backtrack": "tries",
+    }

@@ -310,7 +310,8 @@ class Terminal:
             stderr=child,
             close_fds=True,
         )
-        os.close(child)
+        # Kept open here too: once every slave fd is closed, Linux may drop unread output.
+        self.child = child
         self.seen = ""
 
     def until(self, marker: str, timeout: float = 60) -> str:
@@ -335,6 +336,7 @@ class Terminal:
             self.process.kill()
             self.process.wait()
         os.close(self.fd)
+        os.close(self.child)
 
 
 def test_interactive_entry_through_a_pseudo_terminal() -> None:

@@ -48,7 +48,7 @@ def bench() -> pd.DataFrame:
 
 
 def test_effort_bars(bench: pd.DataFrame) -> None:
-    fig = figures.effort_bars(bench, analysis.EFFORT)
+    fig = figures.effort_bars(bench, analysis.effort_measures())
     assert_labelled(fig, {"cpsat", "sat", "backtrack", "sat (conflicts)"})
     assert "milliseconds" in fig.axes[0].get_ylabel()
 

@@ -257,3 +257,12 @@ def test_new_model_files_have_their_stated_solution(name: str) -> None:
     assert is_solution(entry.puzzle, grid)
     verdict = crosscheck(entry.puzzle, DEFAULT_BACKENDS, limit=2)
     assert verdict.status == "unique" and verdict.solution == grid
+
+
+def test_cpsat_compiles_skyscraper_clues_natively_not_as_tables() -> None:
+    from cp_sudoku.backends.cpsat import build_model
+
+    model, _ = build_model(skyscrapers(4, SKY_15, heights=3))
+    constraints = model.proto.constraints
+    assert sum(c.has_table() for c in constraints) == 8  # the sparse rows and columns only
+    assert sum(c.has_lin_max() for c in constraints) == 16 * 3  # prefix maxima of each clue

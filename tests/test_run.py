@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import lines
 
 from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.formats import Entry, parse_line, read_text
+from cp_sudoku.io import Entry, parse_line, read_text
 from cp_sudoku.run import InProcess, Outcome, Plan, ProcessPool, check, run, stated_mismatch
 
 ANTI_BACKTRACK = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"

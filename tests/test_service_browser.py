@@ -91,6 +91,10 @@ def test_type_a_9x9_click_check_read_the_verdict(page: Page) -> None:
         ["sat", "unique"],
         ["backtrack", "unique"],
     ]
+    page.click("#prove")
+    page.wait_for_function("document.getElementById('certificate').textContent", timeout=WAIT_MS)
+    said = page.inner_text("#certificate")
+    assert said.startswith("Proved unique (checked by") or "not available" in said, said
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "service-check.png"), full_page=True)
 

@@ -14,6 +14,9 @@ name                what it is
 ``cpsat-naive``     baseline: the OR-Tools samples' plain model
 ``sat-naive``       baseline: extended encoding, fresh minisat22 per puzzle
 ``backtrack-plain`` baseline: the tutorial backtracker
+``mip``             0-1 integer programming solved by HiGHS (highspy)
+``dlx``             exact cover, Algorithm X (units only; others declined)
+``minizinc``        the model in MiniZinc, solved by Gecode (minizinc executable)
 ==================  ==================================================
 """
 
@@ -36,6 +39,9 @@ REGISTRY: dict[str, str] = {
     "cpsat-naive": "cp_sudoku.backends.cpsat:NaiveCpSatBackend",
     "sat-naive": "cp_sudoku.backends.sat:NaiveSatBackend",
     "backtrack-plain": "cp_sudoku.backends.backtrack_plain:PlainBacktrackBackend",
+    "mip": "cp_sudoku.backends.mip:MipBackend",
+    "dlx": "cp_sudoku.backends.dlx:DlxBackend",
+    "minizinc": "cp_sudoku.backends.minizinc:MiniZincBackend",
 }
 
 

@@ -4,8 +4,10 @@ Compilation, one step per constraint type: one integer variable per cell,
 its domain the cell's candidates (with ``reduce_domains``: the values its
 given peers leave, a given cell fixed to its value); ``add_all_different``
 per unit; a linear sum for a ``+`` cage, ``add_multiplication_equality`` for
-``*``, and for every other constraint (``-``, ``/``, ``?`` cages, relations,
-Skyscraper clues, sparse units) a table of allowed tuples
+``*``; a Skyscraper clue by prefix maxima (a building is seen when it is
+taller than the maximum before it; the count is a sum of those booleans); and
+for every other constraint (``-``, ``/``, ``?`` cages, relations, sparse
+units) a table of allowed tuples
 (``add_allowed_assignments``; never the integer division constraint, which
 truncates so that 7/2 would count as 3).
 
@@ -28,7 +30,7 @@ from ortools.sat.python import cp_model
 from cp_sudoku.backends.base import Backend, Clock, Interrupted, Option, Sink
 from cp_sudoku.encodings.dispatch import dispatch
 from cp_sudoku.encodings.shapes import Shape, shape_of
-from cp_sudoku.model import Cage, Constraint, Puzzle, Unit, UsageError, candidates
+from cp_sudoku.model import Cage, Constraint, Puzzle, Unit, UsageError, Visibility, candidates
 
 #: Solver parameters of the ``cpsat`` back end (measured in docs/performance.md).
 PARAMETERS: dict[str, bool | int] = {
@@ -70,7 +72,8 @@ class _Builder:
             index = puzzle.index
             for cell, value in puzzle.givens.items():
                 model.add(self.vars[index[cell]] == value)
-        dispatch(puzzle, {Unit: self.unit, Cage: self.cage}, self.table)
+        table = {Unit: self.unit, Cage: self.cage, Visibility: self.visibility}
+        dispatch(puzzle, table, self.table)
         self.result = (model, self.vars)
 
     def of(self, constraint: Constraint) -> list[cp_model.IntVar]:
@@ -91,6 +94,25 @@ class _Builder:
             return
         if cage.distinct and len(xs) > 1:
             self.model.add_all_different(xs)
+
+    def visibility(self, clue: Visibility) -> None:
+        """``seen_i <=> x_i > max(x_0..x_{i-1})`` (prefix maxima), ``sum(seen) == count``.
+
+        Native rather than a table: a table enumerates up to n^n tuples where
+        the line has empty cells (no peers to prune); see docs/performance.md.
+        """
+        seen = []
+        tallest: cp_model.LinearExprT = 0
+        for position, x in enumerate(self.of(clue)):
+            b = self.model.new_bool_var("")
+            self.model.add(x > tallest).only_enforce_if(b)
+            self.model.add(x <= tallest).only_enforce_if(~b)
+            seen.append(b)
+            if position + 1 < len(clue.cells):
+                top = self.model.new_int_var(0, self.puzzle.max_value, "")
+                self.model.add_max_equality(top, [tallest, x])
+                tallest = top
+        self.model.add(sum(seen) == clue.count)
 
     def table(self, constraint: Constraint) -> None:
         index = self.puzzle.index

@@ -321,15 +321,20 @@ class SatBackend(Backend):
         size = compiled_clauses(puzzle, base)
         if size > MAX_COMPILED_CLAUSES or self._written < size:
             return None
-        self.close()
+        if self._shape is not None:
+            self._shape.close()
         self._shape = CompiledShape(puzzle, solver=self.solver, encoding=base)
         return self._shape
 
     def close(self) -> None:
-        """Free the compiled shape's solver, if any."""
+        """Free the compiled shape's solver, if any, and start over as if just built.
+
+        After it, the same puzzles give the same effort counts whatever was solved before.
+        """
         if self._shape is not None:
             self._shape.close()
             self._shape = None
+        self._pending, self._written = None, 0
 
 
 class NaiveSatBackend(SatBackend):

@@ -13,7 +13,7 @@ from rich.console import Console
 from cp_sudoku.backends import DEFAULT_BACKENDS, available
 from cp_sudoku.bench import Record, run_bench, table
 from cp_sudoku.cli import exits
-from cp_sudoku.cli.options import TimeLimit
+from cp_sudoku.cli.options import time_limit as seconds
 
 
 @click.command()
@@ -22,16 +22,19 @@ from cp_sudoku.cli.options import TimeLimit
     "--backend",
     "backends",
     multiple=True,
+    metavar="NAME",
     type=click.Choice(available()),
     help=f"Back end to measure (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
 )
 @click.option(
     "--limit-puzzles",
+    metavar="N",
     type=click.IntRange(min=1),
     help="Measure only the first N puzzles of each data set.",
 )
 @click.option(
     "--repeat",
+    metavar="R",
     default=1,
     show_default=True,
     type=click.IntRange(min=1),
@@ -40,6 +43,7 @@ from cp_sudoku.cli.options import TimeLimit
 @click.option("--no-baselines", is_flag=True, help="Skip the baselines.")
 @click.option(
     "--baseline-puzzles",
+    metavar="N",
     default=300,
     show_default=True,
     type=click.IntRange(min=1),
@@ -47,7 +51,8 @@ from cp_sudoku.cli.options import TimeLimit
 )
 @click.option(
     "--time-limit",
-    type=TimeLimit(),
+    metavar="SECONDS",
+    callback=seconds,
     help="Seconds per solve; past it the verdict is unknown (default: no limit).",
 )
 @click.option(
@@ -102,7 +107,8 @@ def bench(
         time_limit=time_limit,
         on_record=progress,
     )
-    for message in report["errors"]:
+    errors: list[str] = report["errors"]  # type: ignore[assignment]
+    for message in errors:
         click.echo(f"cp-sudoku: error: {message}", err=True)
     out = Console()
     if not out.is_terminal:
@@ -110,7 +116,7 @@ def bench(
     out.print(table(shown))
     if any(record.baseline for record in shown):
         click.echo(f"* baseline, on the first {baseline_puzzles} puzzles of each set")
-    code = exits.BAD_INPUT if report["errors"] else exits.OK
+    code = exits.BAD_INPUT if errors else exits.OK
     for record in shown:
         if record.rejected:
             click.echo(

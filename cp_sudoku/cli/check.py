@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from collections import Counter
+from typing import Any
 
 import click
 from click.core import ParameterSource
@@ -16,8 +17,9 @@ from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_opt
 from cp_sudoku.cli.progress import Emit, streams
 from cp_sudoku.cli.report import ms, problems
 from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.cli.to_file import check_table, table_options
 from cp_sudoku.display import error_record, verdict_record
-from cp_sudoku.formats import Entry, grid_string
+from cp_sudoku.io import Entry, grid_string
 from cp_sudoku.run import Checked, Outcome, cores
 from cp_sudoku.run import check as check_work
 
@@ -29,13 +31,20 @@ from cp_sudoku.run import check as check_work
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle (JSON lines).")
 @click.option(
     "--jobs",
+    metavar="N",
     type=click.IntRange(min=1),
     default=cores,
     show_default="all cores",
     help="Processes to use, at most the cores and the puzzles; output stays in input order.",
 )
+@table_options
 def check(
-    puzzle_or_file: str, solving: Solving, reading: Reading, as_json: bool, jobs: int
+    puzzle_or_file: str,
+    solving: Solving,
+    reading: Reading,
+    as_json: bool,
+    jobs: int,
+    **table: Any,
 ) -> None:
     """Say for each puzzle whether it has no solution, exactly one, or several.
 
@@ -50,8 +59,11 @@ def check(
       cp-sudoku check models/sudoku-9x9-tutorial.txt
       cp-sudoku check ......122..4.4..
       cp-sudoku check puzzles.csv --json --jobs 2 | jq .status
+      cp-sudoku check big.csv --output big.parquet --cluster local:2 --resume
     """
     plan = solving.plan()
+    if table["output"] or table["resume"] or table["cluster"]:
+        sys.exit(check_table(puzzle_or_file, reading, plan, jobs=jobs, **table))
     asked = click.get_current_context().get_parameter_source("jobs") != ParameterSource.DEFAULT
     console = Console(stderr=True, highlight=False)
     summary = Summary()

@@ -73,7 +73,7 @@ class Row:
 
     def add(self, result: Result) -> None:
         """Count one result."""
-        self.statuses[result.status] += 1
+        self.statuses["declined" if result.stopped == "declined" else result.status] += 1
         self.seconds += result.seconds
         for name, value in result.stats.items():
             (self.encoding if name in self.size else self.effort)[name] += value

@@ -24,7 +24,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -33,7 +33,6 @@ import click
 from cp_sudoku.backends.base import Status
 from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.model import CpSudokuError
-from cp_sudoku.run.pool import SOLVE_THREAD
 
 OK, NOT_UNIQUE, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
 INTERNAL = 3
@@ -107,13 +106,16 @@ def finish(emit: Callable[[str], None], text: str) -> None:
         raise KeyboardInterrupt
 
 
-def hold_interrupts() -> None:
-    """Route SIGINT through a handler that waits for :func:`finish` to end its step.
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """SIGINT routed through a handler that waits for :func:`finish` to end its step
+    (the handler before is put back on leaving).
 
     Python runs signal handlers on the main thread, whichever thread the
     signal reached, so this holds for every thread (a signal mask would not).
     """
     if threading.current_thread() is not threading.main_thread():
+        yield
         return
 
     def on_sigint(_signum: int, _frame: object) -> None:
@@ -122,7 +124,11 @@ def hold_interrupts() -> None:
             return
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, on_sigint)
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def fail(message: str) -> NoReturn:
@@ -132,22 +138,21 @@ def fail(message: str) -> NoReturn:
 
 
 def interrupted() -> NoReturn:
-    """Ctrl-C: say how far the run got, flush what was written, exit 130.
+    """Ctrl-C: say how far the run got, flush what was written, exit 130 at once.
 
-    Worker processes have already been ended by the solve loop.  A solve
-    abandoned on this process's solve thread may be inside a C solver, which
-    must not run into the interpreter's shutdown: then the process ends with
-    ``os._exit`` once the output is flushed.
+    Worker processes have already been ended by the solve loop.  The
+    process then ends with ``os._exit``: a solve abandoned on the solve
+    thread may be inside a C solver, which must not run into the
+    interpreter's shutdown, and the shutdown of the solver libraries alone
+    can take half a second on a busy machine.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
     click.echo(f"cp-sudoku: {TALLY.describe()}", err=True)
-    if any(thread.name == SOLVE_THREAD and thread.is_alive() for thread in threading.enumerate()):
-        with contextlib.suppress(OSError, ValueError):
-            sys.stderr.flush()
-        os._exit(INTERRUPTED)
-    sys.exit(INTERRUPTED)
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+    os._exit(INTERRUPTED)
 
 
 def broken_pipe() -> NoReturn:

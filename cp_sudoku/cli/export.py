@@ -33,6 +33,7 @@ from cp_sudoku.model import PuzzleError, UsageError
 )
 @click.option(
     "--encoding",
+    metavar="NAME",
     type=click.Choice(ENCODINGS),
     help="CNF encoding, for the formats that take one (dimacs; default optimised).",
 )
@@ -49,6 +50,7 @@ def export(
     Examples:
       cp-sudoku export ......122..4.4.. --to dimacs -o tutorial.cnf
       cp-sudoku export models/sudoku-4x4-tutorial.txt --to cpsat
+      cp-sudoku export models/kenken-4x4-issue4.txt --to minizinc -o kenken.mzn
     """
     entries = list(inputs.entries(puzzle, reading))
     if len(entries) != 1:

@@ -22,8 +22,8 @@ class Group(click.Group):
         self.lazy = dict(lazy)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        """Every command, registered or lazy, in alphabetical order."""
-        return sorted({*super().list_commands(ctx), *self.lazy})
+        """Every command: the lazy ones in their registry's order, then any added."""
+        return [*self.lazy, *(name for name in super().list_commands(ctx) if name not in self.lazy)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """The command ``cmd_name``, imported on first use."""
@@ -34,9 +34,9 @@ class Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error it raises ends as :mod:`cp_sudoku.cli.exits` says."""
-        exits.hold_interrupts()
         try:
-            return super().invoke(ctx)
+            with exits.interrupts_held():
+                return super().invoke(ctx)
         except (SystemExit, click.exceptions.Exit):
             raise
         except BaseException as error:

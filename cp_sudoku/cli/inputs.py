@@ -9,9 +9,10 @@ from itertools import islice
 from pathlib import Path
 
 from cp_sudoku.cli.options import Reading
-from cp_sudoku.formats import HEAD_LINES, Entry, count_entries, detect_format, read_file, read_lines
-from cp_sudoku.formats import read_text as read_argument
-from cp_sudoku.model import UsageError
+from cp_sudoku.io import Entry, count_entries, detect_format, read_file, read_lines
+from cp_sudoku.io import read_text as read_argument
+from cp_sudoku.io.registry import HEAD_LINES
+from cp_sudoku.model import PuzzleError, UsageError
 
 #: Files larger than this are not counted for the progress bar or the interrupt line.
 COUNTED_BYTES = 64 * 1024 * 1024
@@ -24,16 +25,25 @@ def entries(target: str | None, reading: Reading) -> Iterator[Entry]:
         UsageError: a directory, or a name that looks like a file and is not one.
         PuzzleError, OSError: from the reader.
     """
-    options = {"box": reading.box, "alphabet": reading.alphabet, "format": reading.format}
+    box, alphabet, format_ = reading.box, reading.alphabet, reading.format
     if target is None or target == "-":
-        return read_lines(sys.stdin, "<stdin>", **options)
+        lines = read_lines(sys.stdin, "<stdin>", box=box, alphabet=alphabet, format=format_)
+        return _named(lines, "<stdin>")
     if _is(target, Path.is_file):
-        return read_file(target, **options)
+        return _named(read_file(target, box=box, alphabet=alphabet, format=format_), target)
     if _is(target, Path.is_dir):
         raise UsageError(f"{target} is a directory: expected a puzzle file or a puzzle")
     if "/" in target or re.search(r"\.[a-z][a-z0-9]{1,4}$", target):
         raise UsageError(f"no such file: {target}")
-    return read_argument(target, "<argument>", **options)
+    return read_argument(target, "<argument>", box=box, alphabet=alphabet, format=format_)
+
+
+def _named(entries: Iterator[Entry], source: str) -> Iterator[Entry]:
+    """``entries``, with a text that is not UTF-8 refused as a puzzle error naming ``source``."""
+    try:
+        yield from entries
+    except UnicodeDecodeError as error:
+        raise PuzzleError(f"not a UTF-8 text file ({error.reason})", source=source) from None
 
 
 def _is(target: str, test: object) -> bool:

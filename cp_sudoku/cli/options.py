@@ -24,7 +24,7 @@ import click
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, available, backend_class
 from cp_sudoku.backends.base import Option, check_limits
-from cp_sudoku.formats import READERS, Alphabet, parse_alphabet
+from cp_sudoku.io import READERS, Alphabet, parse_alphabet
 from cp_sudoku.model import CpSudokuError, UsageError
 from cp_sudoku.run import Plan
 
@@ -33,25 +33,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 SHORTHANDS = {"--sat-solver": "solver", "--max-tries": "max_tries"}
 
 
-class TimeLimit(click.ParamType):
-    """Seconds > 0; ``inf`` and values too large for a timer mean no limit (None).
-
-    The check is :func:`cp_sudoku.backends.base.check_limits`, as in the API.
+def time_limit(_ctx: click.Context, _param: click.Parameter, text: str | None) -> float | None:
+    """``--time-limit``: seconds > 0; ``inf`` and values too large for a timer mean no
+    limit (None).  The check is :func:`cp_sudoku.backends.base.check_limits`, as in the API.
     """
-
-    name = "seconds"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if value is None or isinstance(value, float):
-            return value
-        try:
-            seconds = float(value)
-        except ValueError:
-            self.fail(f"expected a number of seconds, got {value!r}", param, ctx)
-        try:
-            return check_limits(1, seconds)
-        except UsageError as error:
-            self.fail(str(error), param, ctx)
+    if text is None:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise click.BadParameter(f"expected a number of seconds, got {text!r}") from None
+    try:
+        return check_limits(1, seconds)
+    except UsageError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -189,11 +184,13 @@ def _solving_decorators(limit: int) -> list[Callable[[Any], Any]]:
             "--backend",
             "backends",
             multiple=True,
+            metavar="NAME",
             type=click.Choice(available()),
             help=f"Back end to run (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
         ),
         click.option(
             "--limit",
+            metavar="K",
             default=limit,
             show_default=True,
             type=click.IntRange(min=1),
@@ -201,7 +198,8 @@ def _solving_decorators(limit: int) -> list[Callable[[Any], Any]]:
         ),
         click.option(
             "--time-limit",
-            type=TimeLimit(),
+            metavar="SECONDS",
+            callback=time_limit,
             help="Seconds per back end and puzzle (inf: none); past it the verdict is unknown.",
         ),
         click.option(
@@ -219,6 +217,7 @@ def _solving_decorators(limit: int) -> list[Callable[[Any], Any]]:
         ),
         click.option(
             "--max-tries",
+            metavar="N",
             type=click.IntRange(min=1),
             help="Short for --option max_tries=N: tries after which a backtracker stops (unknown).",
         ),
@@ -276,6 +275,7 @@ def reading_options(command: F) -> F:
         ),
         click.option(
             "--alphabet",
+            metavar="A",
             callback=_alphabet,
             help="Symbols of the values 1..n: 0-9A-F, 1-9A-G, 1-9A-P, numbers, ... "
             "(default: inferred when certain).",
@@ -283,6 +283,7 @@ def reading_options(command: F) -> F:
         click.option(
             "--format",
             "format_",
+            metavar="F",
             type=click.Choice(sorted(READERS)),
             help="Input format (default: detected): one puzzle per line, grid text, CSV, "
             "or a variant format.",

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import click
 
-from cp_sudoku.formats import DIGITS, Alphabet, parse_line, parse_row
+from cp_sudoku.io import Alphabet, parse_line
+from cp_sudoku.io.alphabet import DIGITS
+from cp_sudoku.io.lines import parse_row
+from cp_sudoku.kinds.grid import default_box
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Puzzle, PuzzleError, UsageError, clashes
-from cp_sudoku.puzzles import default_box, sudoku
 
 
 def shape(box: tuple[int, int] | None, alphabet: Alphabet | None) -> tuple[int, int]:
@@ -21,7 +24,7 @@ def shape(box: tuple[int, int] | None, alphabet: Alphabet | None) -> tuple[int, 
     if box is None:
         return default_box(size) if size else (3, 3)
     n = box[0] * box[1]
-    if size is not None and size != n:
+    if alphabet is not None and size is not None and size != n:
         raise UsageError(
             f"--box {box[0]}x{box[1]} makes a {n}x{n} grid, but --alphabet {alphabet.name} "
             f"has {size} symbols"

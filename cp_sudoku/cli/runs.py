@@ -9,7 +9,7 @@ from typing import TypeVar
 from cp_sudoku.cli import exits, inputs
 from cp_sudoku.cli.options import Reading
 from cp_sudoku.cli.progress import Emit
-from cp_sudoku.formats import Entry
+from cp_sudoku.io.entry import Entry
 from cp_sudoku.run import Executor, InProcess, Outcome, Plan, Work, choose, run
 
 T = TypeVar("T")

@@ -12,7 +12,7 @@ from cp_sudoku.cli.report import ms, problems, status_sentence
 from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.display import format_stats, side_by_side
-from cp_sudoku.formats import Entry, read_text
+from cp_sudoku.io import Entry, read_text
 from cp_sudoku.model import Puzzle
 from cp_sudoku.run import check
 

@@ -46,6 +46,31 @@ EXPORTERS: dict[str, Exporter] = {
         ".pbtxt",
         "the CP-SAT model as a text proto",
     ),
+    "minizinc": Exporter(
+        "cp_sudoku.encodings.minizinc:minizinc",
+        ".mzn",
+        "MiniZinc with the data inline (all_different, cage and clue rules)",
+    ),
+    "xcsp3": Exporter(
+        "cp_sudoku.encodings.xcsp3:xcsp3",
+        ".xml",
+        "XCSP3 XML (allDifferent, sum, intension, extension tables)",
+    ),
+    "opb": Exporter(
+        "cp_sudoku.encodings.opb:opb",
+        ".opb",
+        "pseudo-Boolean constraints (PB competition format) of the 0-1 model",
+    ),
+    "lp": Exporter(
+        "cp_sudoku.encodings.lp:lp",
+        ".lp",
+        "the 0-1 model in CPLEX LP format",
+    ),
+    "mps": Exporter(
+        "cp_sudoku.encodings.mps:mps",
+        ".mps",
+        "the 0-1 model in free MPS format",
+    ),
 }
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache
 
 from cp_sudoku.model import Puzzle, PuzzleError
 
@@ -70,13 +70,10 @@ class Alphabet:
             start = prev = symbol
         return "".join(runs)
 
-    @cached_property
+    @property
     def _values(self) -> dict[str, int]:
-        """Symbol -> value, lower-case letters included, blanks -> 0."""
-        table = {blank: 0 for blank in self.blanks}
-        for value, symbol in enumerate(self.symbols, start=1):
-            table[symbol] = table[symbol.lower()] = value
-        return table
+        """Symbol -> value, lower-case letters included, blanks -> 0 (one table per alphabet)."""
+        return _table(self.symbols, self.blanks)
 
     def value(self, token: str) -> int | None:
         """The value a symbol (or number) stands for: 0 for a blank, None if invalid."""
@@ -85,6 +82,13 @@ class Alphabet:
                 return 0
             return int(token) if token.isdigit() and int(token) > 0 else None
         return self._values.get(token)
+
+    def values(self, tokens: Sequence[str]) -> list[int | None]:
+        """:meth:`value` of each token, in one pass."""
+        if self.numbers:
+            return [self.value(token) for token in tokens]
+        get = self._values.get
+        return [get(token) for token in tokens]
 
     def symbol(self, value: int) -> str:
         """How value ``value`` (``0`` for a blank) is written."""
@@ -198,3 +202,12 @@ def alphabet_of(puzzle: Puzzle) -> Alphabet:
     if puzzle.alphabet:
         return Alphabet(puzzle.alphabet)
     return Alphabet(DIGITS[: puzzle.max_value]) if puzzle.max_value <= 9 else NUMBERS
+
+
+@cache
+def _table(symbols: str, blanks: str) -> dict[str, int]:
+    """Symbol -> value for the alphabet ``symbols``, lower-case letters included, blanks -> 0."""
+    table = {blank: 0 for blank in blanks}
+    for value, symbol in enumerate(symbols, start=1):
+        table[symbol] = table[symbol.lower()] = value
+    return table

@@ -93,15 +93,15 @@ def values_of(found: list[Token], n: int, alphabet: Alphabet, where: Where) -> l
             f"--alphabet {alphabet.name} has {len(alphabet.symbols)} symbols, "
             f"but the puzzle is {n}x{n}: expected {n} symbols"
         )
-    values = []
-    for symbol, column in found:
-        value = alphabet.value(symbol)
-        if value is None or value > n:
-            raise where.error(
-                f"unexpected symbol {symbol!r}: expected {alphabet.expected(n)}", column=column
-            )
-        values.append(value)
-    return values
+    values = alphabet.values([symbol for symbol, _ in found])
+    if None in values or max(values, default=0) > n:  # type: ignore[type-var]
+        symbol, column = next(
+            token for token, value in zip(found, values, strict=True) if value is None or value > n
+        )
+        raise where.error(
+            f"unexpected symbol {symbol!r}: expected {alphabet.expected(n)}", column=column
+        )
+    return values  # type: ignore[return-value]  # no None left
 
 
 def choose_alphabet(

@@ -166,10 +166,10 @@ def _write_squares(layout: Sequence[Sequence[Square]]) -> list[str]:
     return [" ".join(t.ljust(width) for t in row).rstrip() for row in texts]
 
 
-def _pieces(rows: Rows) -> list[tuple[int, str]]:
-    """The ``;``-separated pieces of a section's lines, with their line numbers."""
+def _pieces(rows: Rows, where: Where) -> list[tuple[Where, str]]:
+    """The ``;``-separated pieces of a section's lines, each with where its line is."""
     return [
-        (number, piece)
+        (Where(where.source, number), piece)
         for number, text in rows
         for piece in strip_comment(text).split(";")
         if piece.strip()
@@ -194,8 +194,7 @@ def cell_of(token: str, where: Where) -> Cell:
 
 def _read_cages(rows: Rows, where: Where, _: Alphabet | None) -> list[CageText]:
     cages = []
-    for number, piece in _pieces(rows):
-        here = Where(where.source, number)
+    for here, piece in _pieces(rows, where):
         match = _CAGE_HEAD.match(piece)
         if not match:
             raise here.error(
@@ -205,7 +204,7 @@ def _read_cages(rows: Rows, where: Where, _: Alphabet | None) -> list[CageText]:
         cells = tuple(cell_of(t, here) for t in re.split(r"[\s,]+", rest.strip()) if t)
         if not cells:
             raise here.error(f"cage {piece.strip()!r} lists no cells")
-        cages.append(CageText(target, OPERATORS[symbol] if symbol else None, cells, number))
+        cages.append(CageText(target, OPERATORS[symbol] if symbol else None, cells, here.line))
     return cages
 
 
@@ -218,13 +217,12 @@ def _write_cages(cages: Sequence[CageText]) -> list[str]:
 
 def _read_relations(rows: Rows, where: Where, _: Alphabet | None) -> list[RelationText]:
     found = []
-    for number, piece in _pieces(rows):
-        here = Where(where.source, number)
+    for here, piece in _pieces(rows, where):
         match = _RELATION.match(piece)
         if not match:
             raise here.error(f"expected a relation such as 'r1c1 < r1c2', got {piece.strip()!r}")
         first, second = cell_of(match.group(1), here), cell_of(match.group(3), here)
-        found.append(RelationText(first, match.group(2), second, number))
+        found.append(RelationText(first, match.group(2), second, here.line))
     return found
 
 

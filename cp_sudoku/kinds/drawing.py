@@ -29,6 +29,12 @@ def cage_groups(puzzle: Puzzle, ops: bool) -> tuple[dict[Cell, int], dict[Cell, 
     return groups, labels
 
 
+def draw_cages(puzzle: Puzzle, values: Mapping[Cell, int], *, ops: bool) -> str:
+    """Cages outlined, each labelled with its target (and operation, with ``ops``)."""
+    groups, labels = cage_groups(puzzle, ops)
+    return squares(puzzle, groups, labels, values)
+
+
 def unit_groups(puzzle: Puzzle, role: str) -> dict[Cell, int]:
     """Cell -> the unit of ``role`` (``box``, ``region``) it is in."""
     groups: dict[Cell, int] = {}

@@ -18,6 +18,7 @@ extra               the constraints it adds to an n x n grid
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from math import isqrt
 
 from cp_sudoku.model import Puzzle, PuzzleError, Relation, Unit, cell_name
@@ -103,18 +104,4 @@ def with_extras(base: Puzzle, extras: Iterable[str]) -> Puzzle:
         units += windows(n, base.box)
     if "non-consecutive" in named:
         relations += non_consecutive(n)
-    return Puzzle(
-        rows=base.rows,
-        cols=base.cols,
-        cells=base.cells,
-        max_value=base.max_value,
-        units=units,
-        cages=base.cages,
-        givens=base.givens,
-        kind=base.kind,
-        box=base.box,
-        alphabet=base.alphabet,
-        name=base.name,
-        relations=relations,
-        extras=named,
-    )
+    return replace(base, units=units, relations=relations, extras=named)

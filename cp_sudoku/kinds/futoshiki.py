@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cp_sudoku.kinds.base import GridText, Kind, RelationText
-from cp_sudoku.kinds.grid import flat_grid, givens_of, grid_of, grid_size, sudoku_units
-from cp_sudoku.model import Cell, Puzzle, PuzzleError, Relation, cell_name, cells_of
+from cp_sudoku.kinds.grid import flat_grid, grid_of, grid_size, square_puzzle
+from cp_sudoku.model import Cell, Puzzle, PuzzleError, Relation, cell_name
 
 #: A sign as written: first cell, ``<`` or ``>``, second cell.
 Sign = tuple[Cell, str, Cell]
@@ -46,17 +46,7 @@ def futoshiki(n: int, signs: Sequence[Sign], grid: Any = None, *, name: str = ""
     if grid_size(len(values)) != n:
         raise PuzzleError(f"a {n}x{n} Futoshiki needs {n * n} grid values, got {len(values)}")
     relations = tuple(_relation(*sign) for sign in signs)
-    return Puzzle(
-        rows=n,
-        cols=n,
-        cells=cells_of(n, n),
-        max_value=n,
-        units=sudoku_units(n, None),
-        givens=givens_of(values, n),
-        kind="futoshiki",
-        name=name,
-        relations=relations,
-    )
+    return square_puzzle(n, "futoshiki", values, name=name, relations=relations)
 
 
 def _relation(first: Cell, op: str, second: Cell) -> Relation:

@@ -13,7 +13,7 @@ from math import isqrt
 from operator import index
 from typing import Any
 
-from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, Unit, cell_name
+from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, Unit, cell_name, cells_of
 
 
 def default_box(n: int) -> tuple[int, int]:
@@ -124,6 +124,22 @@ def flat_grid(grid: Any) -> list[int]:
 def _is_row(item: object) -> bool:
     return (
         not isinstance(item, str | bytes) and hasattr(item, "__len__") and hasattr(item, "__iter__")
+    )
+
+
+def square_puzzle(n: int, kind: str, values: Sequence[int] = (), **fields: Any) -> Puzzle:
+    """An n x n ``Puzzle`` of ``kind``: every cell, values 1..n, givens from the flat
+    ``values`` (0 blank), rows and columns as units unless ``units`` is given; other
+    ``Puzzle`` fields as keywords."""
+    fields.setdefault("units", sudoku_units(n, None))
+    return Puzzle(
+        rows=n,
+        cols=n,
+        cells=cells_of(n, n),
+        max_value=fields.pop("max_value", n),
+        givens=givens_of(values, n),
+        kind=kind,
+        **fields,
     )
 
 

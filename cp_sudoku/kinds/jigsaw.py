@@ -12,9 +12,9 @@ from typing import Any
 from cp_sudoku.kinds.base import GridText, Kind
 from cp_sudoku.kinds.drawing import marks, squares, unit_groups
 from cp_sudoku.kinds.extras import EXTRAS, with_extras
-from cp_sudoku.kinds.grid import flat_grid, givens_of, grid_of, grid_size, sudoku_units
+from cp_sudoku.kinds.grid import flat_grid, grid_of, grid_size, square_puzzle, sudoku_units
 from cp_sudoku.kinds.sudoku import extras_key
-from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, cell_name, cells_of
+from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, cell_name
 
 
 def jigsaw(
@@ -61,17 +61,7 @@ def jigsaw(
     units = sudoku_units(n, None) + tuple(
         Unit(f"region {label}", tuple(cells), "region") for label, cells in members.items()
     )
-    base = Puzzle(
-        rows=n,
-        cols=n,
-        cells=cells_of(n, n),
-        max_value=n,
-        units=units,
-        givens=givens_of(values, n),
-        kind="jigsaw",
-        alphabet=alphabet,
-        name=name,
-    )
+    base = square_puzzle(n, "jigsaw", values, units=units, alphabet=alphabet, name=name)
     return with_extras(base, extras)
 
 

@@ -12,12 +12,13 @@ Text keys: ``size: N`` (required), ``cages:`` (``11+ r1c1 r2c1``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from cp_sudoku.kinds.base import CageText, Kind
-from cp_sudoku.kinds.drawing import cage_groups, squares
-from cp_sudoku.kinds.grid import check_cover, sudoku_units
-from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, cells_of
+from cp_sudoku.kinds.drawing import draw_cages
+from cp_sudoku.kinds.grid import check_cover, square_puzzle
+from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError
 
 #: A KenKen cage as written: target, operation, cells.
 CageSpec = tuple[int, str, Sequence[Cell]]
@@ -45,16 +46,7 @@ def kenken(n: int, cages: Sequence[CageSpec], *, distinct: bool = False, name: s
     if n < 1:
         raise PuzzleError(f"a KenKen needs n >= 1, got {n}")
     made = tuple(Cage(tuple(cells), op, target, distinct) for target, op, cells in cages)
-    puzzle = Puzzle(
-        rows=n,
-        cols=n,
-        cells=cells_of(n, n),
-        max_value=n,
-        units=sudoku_units(n, None),
-        cages=made,
-        kind="kenken",
-        name=name,
-    )
+    puzzle = square_puzzle(n, "kenken", cages=made, name=name)
     check_cover(puzzle, "KenKen")
     return puzzle
 
@@ -89,16 +81,11 @@ def _text(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
-def _draw(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
-    groups, labels = cage_groups(puzzle, ops=True)
-    return squares(puzzle, groups, labels, values)
-
-
 KIND = Kind(
     name="kenken",
     summary="n x n Latin square; cage values give the target under + - * / (? hidden)",
     keys={"size": "size", "cages": "cages"},
     build=_build,
     text=_text,
-    draw=_draw,
+    draw=partial(draw_cages, ops=True),
 )

@@ -7,13 +7,16 @@ Text keys: ``size: N`` (when there is no grid), ``box: RxC``, ``alphabet:``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from cp_sudoku.kinds.base import CageText, GridText, Kind
-from cp_sudoku.kinds.drawing import cage_groups, squares
+from cp_sudoku.kinds.drawing import draw_cages
 from cp_sudoku.kinds.extras import EXTRAS
 from cp_sudoku.kinds.grid import check_cover, grid_of
+from cp_sudoku.kinds.sudoku import KIND as SUDOKU
 from cp_sudoku.kinds.sudoku import box_key, extras_key, sudoku
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError
 
@@ -23,10 +26,7 @@ def killer(
     grid: Any = None,
     *,
     size: int = 9,
-    box: Any = None,
-    name: str = "",
-    alphabet: str | None = None,
-    extras: Iterable[str] = (),
+    **options: Any,
 ) -> Puzzle:
     """A Killer Sudoku: Sudoku units plus sum cages with distinct digits.
 
@@ -36,39 +36,19 @@ def killer(
         grid: optional givens, ``n * n`` values row-major, 0 for a blank
             (as :func:`~cp_sudoku.kinds.sudoku.sudoku` takes them); without
             it the grid is ``size`` x ``size`` and empty.
-        box: (rows, columns) of a box; default the usual box.
-        extras: names from :data:`~cp_sudoku.kinds.extras.EXTRAS`.
+        options: ``box``, ``name``, ``alphabet``, ``extras``, as
+            :func:`~cp_sudoku.kinds.sudoku.sudoku` takes them.
 
     Raises:
         PuzzleError: a cage overlaps another or a cell is in no cage (naming
             the cell, ``cells`` the later cage); a bad grid or box.
     """
-    base = sudoku(
-        grid if grid is not None else [0] * (size * size),
-        box,
-        name=name,
-        alphabet=alphabet,
-        extras=extras,
-    )
+    base = sudoku(grid if grid is not None else [0] * (size * size), **options)
     made = tuple(
         Cage(tuple(cells), "+", target, True) if len(cells) > 1 else Cage(tuple(cells), "=", target)
         for target, cells in cages
     )
-    puzzle = Puzzle(
-        rows=base.rows,
-        cols=base.cols,
-        cells=base.cells,
-        max_value=base.max_value,
-        units=base.units,
-        cages=made,
-        givens=base.givens,
-        kind="killer",
-        box=base.box,
-        alphabet=base.alphabet,
-        name=name,
-        relations=base.relations,
-        extras=base.extras,
-    )
+    puzzle = replace(base, kind="killer", cages=made)
     check_cover(puzzle, "Killer Sudoku")
     return puzzle
 
@@ -113,23 +93,12 @@ def _text(puzzle: Puzzle) -> dict[str, Any]:
     return keys
 
 
-def _draw(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
-    groups, labels = cage_groups(puzzle, ops=False)
-    return squares(puzzle, groups, labels, values)
-
-
 KIND = Kind(
     name="killer",
     summary="Sudoku plus cages whose distinct digits sum to the cage's target",
-    keys={
-        "size": "size",
-        "box": "box",
-        "extras": "extras",
-        "grid": "grid",
-        "cages": "cages",
-    },
+    keys={"size": "size", **SUDOKU.keys, "cages": "cages"},
     build=_build,
     text=_text,
-    draw=_draw,
+    draw=partial(draw_cages, ops=False),
     extras=EXTRAS,
 )

@@ -31,8 +31,8 @@ from typing import Any
 
 from cp_sudoku.kinds.base import GridText, Kind
 from cp_sudoku.kinds.extras import diagonals, extras_of
-from cp_sudoku.kinds.grid import flat_grid, givens_of, grid_of, grid_size, sudoku_units
-from cp_sudoku.model import Cell, Puzzle, PuzzleError, SparseUnit, Unit, Visibility, cells_of
+from cp_sudoku.kinds.grid import flat_grid, grid_of, grid_size, square_puzzle, sudoku_units
+from cp_sudoku.model import Cell, Puzzle, PuzzleError, SparseUnit, Unit, Visibility
 
 SIDES = ("top", "bottom", "left", "right")
 
@@ -100,14 +100,12 @@ def skyscrapers(
             if count is not None
         ]
     sparse = top < n
-    return Puzzle(
-        rows=n,
-        cols=n,
-        cells=cells_of(n, n),
+    return square_puzzle(
+        n,
+        "skyscrapers",
+        values,
         max_value=top,
         units=() if sparse else lines,
-        givens=givens_of(values, n),
-        kind="skyscrapers",
         name=name,
         clues=(
             *(SparseUnit(u.name, u.cells, top, u.role) for u in (lines if sparse else ())),

@@ -16,12 +16,12 @@ from cp_sudoku.kinds.grid import (
     box_shape,
     default_box,
     flat_grid,
-    givens_of,
     grid_of,
     grid_size,
+    square_puzzle,
     sudoku_units,
 )
-from cp_sudoku.model import Cell, Puzzle, PuzzleError, cells_of
+from cp_sudoku.model import Cell, Puzzle, PuzzleError
 
 
 def sudoku(
@@ -51,17 +51,8 @@ def sudoku(
     values = flat_grid(grid)
     n = grid_size(len(values))
     shape = box_shape(box, n)
-    base = Puzzle(
-        rows=n,
-        cols=n,
-        cells=cells_of(n, n),
-        max_value=n,
-        units=sudoku_units(n, shape),
-        givens=givens_of(values, n),
-        kind="sudoku",
-        box=shape,
-        alphabet=alphabet,
-        name=name,
+    base = square_puzzle(
+        n, "sudoku", values, units=sudoku_units(n, shape), box=shape, alphabet=alphabet, name=name
     )
     return with_extras(base, extras)
 

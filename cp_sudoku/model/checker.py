@@ -17,22 +17,21 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     """Every rule ``grid`` (one value per cell, row-major) breaks, in words; empty if none."""
     if len(grid) != len(puzzle.cells):
         return [f"grid has {len(grid)} values, expected {len(puzzle.cells)}"]
-    value = dict(zip(puzzle.cells, grid, strict=True))
     values = puzzle.values
+    if {type(v) for v in grid} != {int} or not set(grid) <= set(values):
+        return [
+            f"{cell_name(cell)} is {v}, outside {puzzle.min_value}..{puzzle.max_value}"
+            for cell, v in zip(puzzle.cells, grid, strict=True)
+            if type(v) is not int or v not in values
+        ]
+    index = puzzle.index
     problems = [
-        f"{cell_name(cell)} is {v}, outside {puzzle.min_value}..{puzzle.max_value}"
-        for cell, v in value.items()
-        if isinstance(v, bool) or not isinstance(v, int) or v not in values
-    ]
-    if problems:
-        return problems
-    problems += [
-        f"{cell_name(cell)} is {value[cell]}, but the given is {v}"
+        f"{cell_name(cell)} is {grid[index[cell]]}, but the given is {v}"
         for cell, v in puzzle.givens.items()
-        if value[cell] != v
+        if grid[index[cell]] != v
     ]
-    for constraint in puzzle.constraints:
-        if not constraint.holds([value[cell] for cell in constraint.cells]):
+    for constraint, read in zip(puzzle.constraints, puzzle.readers, strict=True):
+        if not constraint.holds(read(grid)):
             what = constraint.describe()
             broken = "repeats a value" if isinstance(constraint, Unit) else "does not hold"
             problems.append(f"{what} {broken}")

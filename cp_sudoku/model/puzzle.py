@@ -20,10 +20,10 @@ Glossary (the field's standard terms, used throughout the package):
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from itertools import pairwise
+from operator import itemgetter
 from types import MappingProxyType
 
 from cp_sudoku.model.constraints import Cage, Constraint, Relation, SparseUnit, Unit, Visibility
@@ -78,9 +78,9 @@ class Puzzle:
     extras: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        cells = self.cells
-        if not isinstance(cells, tuple) or any(a >= b for a, b in pairwise(cells)):
-            object.__setattr__(self, "cells", tuple(sorted(cells)))
+        ordered = tuple(sorted(self.cells))
+        if ordered != self.cells:  # a sorted tuple stays the very tuple given (shared by shape)
+            object.__setattr__(self, "cells", ordered)
         object.__setattr__(self, "units", tuple(self.units))
         object.__setattr__(self, "cages", tuple(self.cages))
         object.__setattr__(self, "relations", tuple(self.relations))
@@ -171,6 +171,17 @@ class Puzzle:
         """
         return _structure(self.cells, self.units)[1]
 
+    @property
+    def readers(self) -> tuple[Reader, ...]:
+        """Per constraint (:attr:`constraints` order), grid -> the values of its cells.
+
+        Each is one ``operator.itemgetter``; the units' are shared by the
+        puzzles of one structure.
+        """
+        index, _, unit_readers = _structure(self.cells, self.units)
+        others = (*self.cages, *self.relations, *self.clues)
+        return unit_readers + tuple(_reader([index[cell] for cell in c.cells]) for c in others)
+
     def differ_pairs(self, cells: Sequence[Cell]) -> list[tuple[int, int]]:
         """Positions ``(i, j)``, i < j, of ``cells`` that are peers (so must differ)."""
         peers = self.peers
@@ -188,20 +199,29 @@ class Puzzle:
             raise PuzzleError(
                 f"values must be {self.min_value}..n with n >= 1, got n = {self.max_value}"
             )
-        cells = set(self.cells)
-        if len(cells) != len(self.cells):
-            raise PuzzleError("a cell is listed twice")
-        for cell in self.cells:
-            if not (0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols):
-                raise PuzzleError(
-                    f"{cell_name(cell)} is outside the {self.rows}x{self.cols} grid", cells=[cell]
-                )
-        for constraint in self.constraints:
+        cells: set[Cell] | frozenset[Cell] | None = _known(
+            self.cells, self.units, self.rows, self.cols
+        )
+        if cells is None:  # cells and units not met before: check them too
+            cells = set(self.cells)
+            if len(cells) != len(self.cells):
+                raise PuzzleError("a cell is listed twice")
+            for cell in self.cells:
+                if not (0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols):
+                    raise PuzzleError(
+                        f"{cell_name(cell)} is outside the {self.rows}x{self.cols} grid",
+                        cells=[cell],
+                    )
+            for unit in self.units:
+                _check_cells(unit, cells)
+            _validated(self.cells, self.units, self.rows, self.cols, cells)
+        for constraint in self.constraints[len(self.units) :]:
             _check_cells(constraint, cells)
+        values = self.values
         for cell, value in self.givens.items():
             if cell not in cells:
                 raise PuzzleError(f"given at {cell_name(cell)}, which is not a cell", cells=[cell])
-            if isinstance(value, bool) or not isinstance(value, int) or value not in self.values:
+            if isinstance(value, bool) or not isinstance(value, int) or value not in values:
                 raise PuzzleError(
                     f"given {value!r} at {cell_name(cell)} is out of range "
                     f"{self.min_value}..{self.max_value}",
@@ -209,8 +229,16 @@ class Puzzle:
                 )
 
 
-_Structure = tuple[Mapping[Cell, int], Mapping[Cell, frozenset[Cell]]]
+#: grid -> the values of a constraint's cells.
+Reader = Callable[[Sequence[int]], tuple[int, ...]]
+#: Of one (cells, units) pair: cell index, peers, the units' readers.
+_Structure = tuple[Mapping[Cell, int], Mapping[Cell, frozenset[Cell]], tuple[Reader, ...]]
 _STRUCTURES: dict[tuple[int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], _Structure]] = {}
+#: (id(cells), id(units), rows, cols) -> (cells, units, the cells as a set), for the
+#: tuples a valid puzzle held: the next puzzle holding the very same ones skips their checks.
+_VALIDATED: dict[
+    tuple[int, int, int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], frozenset[Cell]]
+] = {}
 _STRUCTURES_KEPT = 64
 _STRUCTURES_LOCK = threading.Lock()
 
@@ -228,14 +256,45 @@ def _structure(cells: tuple[Cell, ...], units: tuple[Unit, ...]) -> _Structure:
         for cell in unit.cells:
             members[cell].update(unit.cells)
     peers = MappingProxyType({cell: frozenset(p - {cell}) for cell, p in members.items()})
+    readers = tuple(_reader([index[cell] for cell in unit.cells]) for unit in units)
+    structure = (index, peers, readers)
     with _STRUCTURES_LOCK:
         if len(_STRUCTURES) >= _STRUCTURES_KEPT:
             _STRUCTURES.clear()
-        _STRUCTURES[key] = (cells, units, (index, peers))
-    return index, peers
+        _STRUCTURES[key] = (cells, units, structure)
+    return structure
 
 
-def _check_cells(constraint: Constraint, cells: set[Cell]) -> None:
+def _known(
+    cells: tuple[Cell, ...], units: tuple[Unit, ...], rows: int, cols: int
+) -> frozenset[Cell] | None:
+    """The set of ``cells`` when these very tuples were validated in a ``rows`` x ``cols``
+    grid before, else None (looked up by identity: no hashing)."""
+    found = _VALIDATED.get((id(cells), id(units), rows, cols))
+    if found is None or found[0] is not cells or found[1] is not units:
+        return None
+    return found[2]
+
+
+def _validated(
+    cells: tuple[Cell, ...], units: tuple[Unit, ...], rows: int, cols: int, members: set[Cell]
+) -> None:
+    """Remember that ``cells`` and ``units`` passed their checks in a ``rows`` x ``cols`` grid."""
+    with _STRUCTURES_LOCK:
+        if len(_VALIDATED) >= _STRUCTURES_KEPT:
+            _VALIDATED.clear()
+        _VALIDATED[(id(cells), id(units), rows, cols)] = (cells, units, frozenset(members))
+
+
+def _reader(places: Sequence[int]) -> Reader:
+    """grid -> its values at ``places`` as a tuple (one C call)."""
+    if len(places) == 1:
+        (only,) = places
+        return lambda grid: (grid[only],)
+    return itemgetter(*places)
+
+
+def _check_cells(constraint: Constraint, cells: set[Cell] | frozenset[Cell]) -> None:
     group = constraint.cells
     if not group:
         raise PuzzleError(f"{constraint.describe()} has no cells")

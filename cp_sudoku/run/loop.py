@@ -16,13 +16,13 @@ stay yielded, and nothing after them is.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, Generic, TypeVar
 
-from cp_sudoku.formats import Entry
+from cp_sudoku.io.entry import Entry
 from cp_sudoku.run.plan import Plan
 from cp_sudoku.run.pool import CHUNK, Executor, InProcess, ProcessPool, Workers, cores, workers
 from cp_sudoku.run.work import Work
@@ -41,7 +41,7 @@ class Outcome(Generic[T]):
 
 def run(
     entries: Iterable[Entry], work: Work[T], plan: Plan, executor: Executor | None = None
-) -> Iterator[Outcome[T]]:
+) -> Generator[Outcome[T], None, None]:
     """``work`` applied to every readable entry; outcomes in input order, streamed.
 
     Args:

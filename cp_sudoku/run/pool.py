@@ -13,6 +13,7 @@ Other executors (a cluster, for instance) implement :class:`Executor`.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import queue
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from cp_sudoku.backends import Backend
-from cp_sudoku.formats import Entry
+from cp_sudoku.io.entry import Entry
 from cp_sudoku.run.plan import Plan
 from cp_sudoku.run.work import Work
 
@@ -154,6 +155,8 @@ class ProcessPool:
                 process.join()
         self._pool.shutdown(wait=True, cancel_futures=True)
         self._pool = None
+        if interrupted:  # free the pool's semaphores now: the process may end with os._exit
+            gc.collect()
 
 
 @contextmanager

@@ -1,6 +1,6 @@
 """What the solve loop does to one puzzle: check it, count its solutions, or time each back end.
 
-A *work* function takes an :class:`~cp_sudoku.formats.Entry` whose puzzle was
+A *work* function takes an :class:`~cp_sudoku.io.Entry` whose puzzle was
 read, the back ends built from the :class:`~cp_sudoku.run.plan.Plan`, and the
 plan, and returns a picklable value.  Work functions are module-level, so a
 worker process can be sent one by reference.
@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from cp_sudoku.backends import Backend, Result
 from cp_sudoku.crosscheck import Count, Verdict, count, crosscheck
-from cp_sudoku.formats import Entry
+from cp_sudoku.io.entry import Entry
 from cp_sudoku.model import Grid, Puzzle, cell_name, violations
 from cp_sudoku.run.plan import Plan
 

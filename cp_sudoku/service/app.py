@@ -251,9 +251,40 @@ def create_app(settings: Settings) -> FastAPI:
         return PlainTextResponse(text)
 
     @app.post("/v1/prove", tags=["puzzles"])
-    async def prove(_request: PuzzleRequest) -> JSONResponse:
-        """Certificates (CNF and DRAT proof): not available in this version (501)."""
-        return _error(501, "certificates are not available in this version of the service")
+    async def prove(request: PuzzleRequest) -> JSONResponse:
+        """The certificate of `cp-sudoku prove` (verified once written), with links to
+        download its CNF and its DRAT proof (`cnf_url`, `proof_url`)."""
+        done = await runner().call(solving.prove_one, request.puzzle, options(request, 2))
+        if done["status"] == "unavailable":
+            return _error(501, f"certificates are not available here: {done['error']}")
+        if done["certificate"] is None:
+            return JSONResponse({"status": done["status"], "certificate": None})
+        links = {}
+        for key, media in (("cnf", "text/plain"), ("proof", "text/plain")):
+            name = done["certificate"][key]
+            if name is not None:
+                links[f"{key}_url"] = f"/v1/files/{store().add_file(name, media, done[key])}"
+        return JSONResponse(
+            {
+                "status": done["status"],
+                "certificate": done["certificate"],
+                "failures": done["failures"],
+                **links,
+            }
+        )
+
+    @app.get("/v1/files/{file_id}", tags=["puzzles"])
+    async def download(file_id: str) -> Response:
+        """A file kept for download: a certificate's CNF or proof."""
+        found = store().file(file_id) if _JOB_ID.match(file_id) else None
+        if found is None:
+            return _error(404, "no such file")
+        name, media, content = found
+        return Response(
+            content,
+            media_type=media,
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
     # --- Jobs ---
 

@@ -1,12 +1,13 @@
-"""The worker pool: every solve runs in a worker process, never on the event loop.
+"""Running the solves: every one in a worker process, never on the event loop.
 
-One :class:`concurrent.futures.ProcessPoolExecutor` of ``workers`` processes
-(started with ``spawn``; each builds the default back ends once) serves both:
+One :class:`~cp_sudoku.service.pool.Pool` of ``workers`` processes (each
+builds the default back ends once) serves both:
 
 - **single requests** (check, count, export, and counting a job's puzzles):
-  at most ``workers + queue`` are admitted at a time; they wait their turn in
-  the pool's queue.  Past that :meth:`Runner.call` raises :class:`Busy` at
-  once (the app answers 503 with ``Retry-After``), so nothing waits unbounded.
+  at most ``workers + queue`` are admitted at a time; they wait their turn
+  and go to the workers ahead of job chunks, several to a task under load.
+  Past that :meth:`Runner.call` raises :class:`Busy` at once (the app
+  answers 503 with ``Retry-After``), so nothing waits unbounded.
 - **jobs**, one at a time, oldest first: the input is read in a thread (the
   readers are streaming generators), chunks of ``chunk`` puzzles go to the
   pool with at most ``2 * workers`` chunks in flight, so a single request
@@ -23,18 +24,17 @@ import contextlib
 import functools
 import json
 import logging
-import multiprocessing
 import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from itertools import islice
 from typing import Any
 
 from cp_sudoku.service import solving
+from cp_sudoku.service.pool import Pool, WorkerDied
 from cp_sudoku.service.store import Store
 
 log = logging.getLogger("cp_sudoku.service")
@@ -97,27 +97,19 @@ class Runner:
         self.capacity = workers + queue
         self.chunk = chunk
         self.admitted = 0
-        self._pool = self._new_pool()
+        self._pool = Pool(workers, _start_worker, (os.getpid(),))
         self._wake = asyncio.Event()
         self._cancelled: set[str] = set()
         self._task: asyncio.Task[None] | None = None
-        self._closing = False
         self._waiting: deque[_Request] = deque()
         self._batches = 0
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-            initargs=(os.getpid(),),
-        )
 
     def start(self) -> None:
         """Requeue jobs a stop interrupted and start the job loop (in the running event loop)."""
         requeued = self.store.requeue_running()
         if requeued:
             log.info("resuming %d job(s) stopped mid-way", requeued)
+        self._pool.start()
         self._task = asyncio.get_running_loop().create_task(self._jobs())
 
     async def close(self) -> None:
@@ -126,19 +118,11 @@ class Runner:
         A running job stays ``running`` in the store and resumes after its
         stored results at the next start; requests in flight get 503.
         """
-        self._closing = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        # the executor's own shutdown waits for the work in hand (up to a chunk of time
-        # limits); its worker processes are stopped here instead
-        workers = list(getattr(self._pool, "_processes", {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for process in workers:
-            process.terminate()
-        for process in workers:
-            process.join(5)
+        await self._pool.close()
 
     # --- Single requests -------------------------------------------------------------------
 
@@ -177,7 +161,7 @@ class Runner:
                 return
             self._batches += 1
             calls = [(function, args) for function, args, _ in batch]
-            work = asyncio.ensure_future(self._submit(_guarded_each, calls))
+            work = asyncio.ensure_future(self._submit(_guarded_each, calls, urgent=True))
             work.add_done_callback(functools.partial(self._settle, batch))
 
     def _settle(self, batch: list[_Request], work: asyncio.Future[list[Any]]) -> None:
@@ -193,17 +177,10 @@ class Runner:
                 reply.set_result(answer)
         self._dispatch()
 
-    async def _submit(self, function: Callable[..., Any], *args: Any) -> Any:
-        pool = self._pool
+    async def _submit(self, function: Callable[..., Any], *args: Any, urgent: bool = False) -> Any:
         try:
-            future: Future[Any] = pool.submit(function, *args)
-            return await asyncio.wrap_future(future)
-        except BrokenProcessPool:
-            if not self._closing and self._pool is pool:
-                # a worker died (killed, out of memory): a fresh pool for the next call
-                log.error("a worker process died; starting a new pool")
-                pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = self._new_pool()
+            return await self._pool.submit(function, args, urgent=urgent)
+        except WorkerDied:
             raise Busy from None
 
     # --- Jobs ------------------------------------------------------------------------------

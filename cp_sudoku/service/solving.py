@@ -19,21 +19,22 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, available
-from cp_sudoku.batch import stated_mismatch
-from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.display import error_record, render_grid, result_record, verdict_record
+from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, available
+from cp_sudoku.display import count_record, error_record, render_grid, verdict_record
 from cp_sudoku.encodings.cnf import ENCODINGS
-from cp_sudoku.formats import HEAD_LINES, Entry, detect_format, parse_alphabet, read_text
+from cp_sudoku.encodings.exporters import EXPORTERS, export
+from cp_sudoku.io import Entry, alphabet_of, detect_format, parse_alphabet, read_text
+from cp_sudoku.io.registry import HEAD_LINES
+from cp_sudoku.kinds import ALIASES, KINDS
 from cp_sudoku.model import Cell, CpSudokuError, Puzzle, PuzzleError
-from cp_sudoku.variant_formats import VARIANT_KINDS
+from cp_sudoku.run import Plan, check, count_solutions
 
 #: The formats a request may name: those read from text.  The shared
 #: collections (arithmatrix, xcsp3, kuso) are read from a file path, which a
 #: request never gives.
 FORMATS = ("line", "grid", "csv", "variant")
-#: Export targets: ``?to=`` -> what is written.
-EXPORTS = ("dimacs", "cpsat")
+#: Export targets: ``?to=`` names one.
+EXPORTS = tuple(EXPORTERS)
 REQUEST_SOURCE = "<request>"
 UPLOAD_SOURCE = "<upload>"
 
@@ -85,6 +86,10 @@ class Options:
                 f"time_limit must be a positive number of seconds, got {self.time_limit}"
             )
         return self
+
+    def plan(self) -> Plan:
+        """The plan of the solve loop for these options."""
+        return Plan(self.backends, {}, self.limit, self.time_limit)
 
 
 def parse_box(text: str) -> tuple[int, int]:
@@ -169,12 +174,11 @@ def check_one(text: str, options: Options, with_drawing: bool = False) -> dict[s
         InputError: the text is not exactly one readable puzzle.
     """
     entry, puzzle = _one_puzzle(text, options)
-    verdict = crosscheck(
-        puzzle, options.backends, limit=options.limit, time_limit=options.time_limit
-    )
-    mismatch = None if entry.solution is None else stated_mismatch(puzzle, verdict, entry.solution)
+    plan = options.plan()
+    checked = check(entry, _backends(plan), plan)
+    verdict = checked.verdict
     shown = verdict.solution or (verdict.solutions[0] if verdict.solutions else None)
-    record = verdict_record(entry, verdict, mismatch)
+    record = verdict_record(entry, verdict, checked.mismatch)
     record["rendered"] = {
         "puzzle": render_grid(puzzle),
         "solution": None if shown is None else render_grid(puzzle, shown),
@@ -185,33 +189,15 @@ def check_one(text: str, options: Options, with_drawing: bool = False) -> dict[s
 
 
 def count_one(text: str, options: Options) -> dict[str, Any]:
-    """One puzzle's ``count --json`` record: distinct solutions up to ``limit``, and whether
-    the count is exact (a back end finished its search and every count agrees).
+    """One puzzle's ``count --json`` record: distinct solutions up to ``limit``, and
+    which back end's finished search proved the count exact.
 
     Raises:
         InputError: the text is not exactly one readable puzzle.
     """
-    entry, puzzle = _one_puzzle(text, options)
-    verdict = crosscheck(
-        puzzle, options.backends, limit=options.limit, time_limit=options.time_limit
-    )
-    results = verdict.results
-    found = len(verdict.solutions)
-    finished = [name for name, r in results.items() if r.complete]
-    problems = list(verdict.disagreements) + [
-        f"{name} finished with {len(results[name].solutions)} solutions, "
-        f"but {found} distinct solutions were found"
-        for name in finished
-        if len(results[name].solutions) != found
-    ]
-    return {
-        "source": entry.source,
-        "line": entry.line,
-        "count": found,
-        "exact": bool(finished) and not problems,
-        "limit": options.limit,
-        "backends": {n: result_record(r) | {"complete": r.complete} for n, r in results.items()},
-    }
+    entry, _ = _one_puzzle(text, options)
+    plan = options.plan()
+    return count_record(entry, count_solutions(entry, _backends(plan), plan), plan.limit)
 
 
 def export_one(text: str, options: Options, to: str, encoding: str = "optimised") -> str:
@@ -226,13 +212,45 @@ def export_one(text: str, options: Options, to: str, encoding: str = "optimised"
     if encoding not in ENCODINGS:
         raise InputError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     _, puzzle = _one_puzzle(text, options)
-    if to == "dimacs":
-        from cp_sudoku.encodings.cnf import to_cnf
+    return export(puzzle, to, **({"encoding": encoding} if to == "dimacs" else {}))
 
-        return "\n".join(to_cnf(puzzle, encoding).dimacs_lines()) + "\n"
-    from cp_sudoku.backends.cpsat import build_model
 
-    return str(build_model(puzzle)[0].proto)
+def prove_one(text: str, options: Options) -> dict[str, Any]:
+    """One puzzle's certificate (``cp-sudoku prove``), verified from scratch once written.
+
+    The files are written in a folder this function makes and removes (the
+    name is fixed; nothing of the request names a path) and returned as text:
+    ``{"certificate": the NAME.cert.json object, "cnf": DIMACS text, "proof":
+    DRAT text or None, "failures": what the verification rejected}``, or
+    ``{"certificate": None, ...}`` with status ``unknown`` when the time limit
+    stopped the solver (nothing is proved then), or status ``unavailable``
+    and the ``error`` when the prover cannot be imported.
+
+    Raises:
+        InputError: the text is not exactly one readable puzzle, or its kind has
+            no text format to state it in.
+    """
+    import tempfile
+    from pathlib import Path
+
+    _, puzzle = _one_puzzle(text, options)
+    try:
+        from cp_sudoku.verify.certify import certify
+    except ImportError as error:  # the prover or its checker is not installed here
+        return {"status": "unavailable", "certificate": None, "error": str(error)}
+    with tempfile.TemporaryDirectory(prefix="cp-sudoku-prove-") as folder:
+        done = certify(puzzle, Path(folder), "certificate", time_limit=options.time_limit)
+        if done.path is None:
+            return {"status": done.status, "certificate": None, "cnf": None, "proof": None}
+        certificate = json.loads(done.path.read_text("utf-8"))
+        proof = certificate["proof"]
+        return {
+            "status": done.status,
+            "certificate": certificate,
+            "cnf": (Path(folder) / certificate["cnf"]).read_text("utf-8"),
+            "proof": None if proof is None else (Path(folder) / proof).read_text("utf-8"),
+            "failures": list(done.failures),
+        }
 
 
 def check_chunk(entries: Sequence[Entry], options: Options) -> list[tuple[str, str]]:
@@ -240,30 +258,35 @@ def check_chunk(entries: Sequence[Entry], options: Options) -> list[tuple[str, s
 
     An entry that could not be read gets its ``invalid`` record, as in the CLI.
     """
+    plan = options.plan()
+    backends = _backends(plan)
     lines = []
     for entry in entries:
         if entry.puzzle is None:
             record = error_record(entry)
         else:
-            verdict = crosscheck(
-                entry.puzzle, options.backends, limit=options.limit, time_limit=options.time_limit
-            )
-            mismatch = (
-                None
-                if entry.solution is None
-                else stated_mismatch(entry.puzzle, verdict, entry.solution)
-            )
-            record = verdict_record(entry, verdict, mismatch)
+            checked = check(entry, backends, plan)
+            record = verdict_record(entry, checked.verdict, checked.mismatch)
         lines.append((record["status"], json.dumps(record)))
     return lines
+
+
+#: Back ends built in this process, by names: built once, reused for every puzzle.
+_BUILT: dict[tuple[str, ...], list[Backend]] = {}
+
+
+def _backends(plan: Plan) -> list[Backend]:
+    if plan.backends not in _BUILT:
+        _BUILT[plan.backends] = plan.build()
+    return _BUILT[plan.backends]
 
 
 def warm_up() -> None:
     """Build the default back ends in this process (a worker's initializer), so that
     the first request does not pay for importing and building them."""
-    puzzle = next(read_text("......122..4.4..", "<warm-up>")).puzzle
-    if puzzle is not None:
-        crosscheck(puzzle)
+    entry = next(read_text("......122..4.4..", "<warm-up>"))
+    plan = Plan()
+    check(entry, _backends(plan), plan)
 
 
 # --- Drawing for the page --------------------------------------------------------------------
@@ -277,10 +300,10 @@ def drawing(puzzle: Puzzle, grid: Sequence[int] | None) -> dict[str, Any]:
     the puzzle's alphabet), ``region`` (the box or jigsaw region of each cell,
     -1 for none), ``shaded`` (cells of the extra units: diagonals, windows),
     ``labels`` (Kakuro clues), and ``cages`` (cells as [row, col], 0-based,
-    and the label ``11+``).
+    and the label ``11+``).  ``as_text`` is true for a puzzle with relations
+    between cells or clues outside the grid (Futoshiki, Skyscrapers), which
+    the page shows as the rendered text.
     """
-    from cp_sudoku.formats import alphabet_of
-
     alphabet = alphabet_of(puzzle)
     positions = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
     cells = set(puzzle.cells)
@@ -288,15 +311,15 @@ def drawing(puzzle: Puzzle, grid: Sequence[int] | None) -> dict[str, Any]:
     region: dict[Cell, int] = {}
     shaded: set[Cell] = set()
     for number, unit in enumerate(puzzle.units):
-        head = unit.name.split(" ")[0]
-        if head in ("box", "region"):
+        if unit.role in ("box", "region"):
             region.update(dict.fromkeys(unit.cells, number))
-        elif head not in ("row", "column", "run"):
+        elif unit.role in ("diagonal", "window"):
             shaded.update(unit.cells)
     show_cages = puzzle.kind in ("killer", "kenken")
     kenken = puzzle.kind == "kenken"
     return {
         "kind": puzzle.kind,
+        "as_text": bool(puzzle.relations or puzzle.clues),
         "rows": puzzle.rows,
         "cols": puzzle.cols,
         "cells": [int(p in cells) for p in positions],
@@ -337,5 +360,5 @@ def backends_listing() -> list[dict[str, Any]]:
 
 
 def kinds() -> tuple[str, ...]:
-    """The puzzle kinds the ``variant`` text format names."""
-    return VARIANT_KINDS
+    """The puzzle kinds the ``kind:`` text format names, old names included."""
+    return (*KINDS, *ALIASES)

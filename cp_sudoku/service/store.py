@@ -7,6 +7,7 @@ Tables:
   the input text, ``total`` puzzles, ``done`` puzzles, counts by status
   (JSON), the seconds spent running, timestamps (Unix seconds) and the error
   of a failed job.
+- ``files``: files to download by a random id (a certificate's CNF and proof).
 - ``results``: one row per finished puzzle: (job, index) -> status and the
   JSON line of ``check --json``.  Index 0 is the first puzzle of the input.
 
@@ -55,6 +56,13 @@ CREATE TABLE IF NOT EXISTS jobs (
     error TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, created);
+CREATE TABLE IF NOT EXISTS files (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    media TEXT NOT NULL,
+    content TEXT NOT NULL,
+    created REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS results (
     job TEXT NOT NULL,
     idx INTEGER NOT NULL,
@@ -228,6 +236,26 @@ class Store:
             " WHERE id = ? AND state = 'running'",
             (done, time.time(), job_id),
         )
+
+    # --- Files --------------------------------------------------------------------------
+
+    def add_file(self, name: str, media: str, content: str) -> str:
+        """Keep a file to download; its random id."""
+        file_id = secrets.token_urlsafe(16)
+        self._connection().execute(
+            "INSERT INTO files (id, name, media, content, created) VALUES (?, ?, ?, ?, ?)",
+            (file_id, name, media, content, time.time()),
+        )
+        return file_id
+
+    def file(self, file_id: str) -> tuple[str, str, str] | None:
+        """(name, media type, content) of a kept file, or None."""
+        row = (
+            self._connection()
+            .execute("SELECT name, media, content FROM files WHERE id = ?", (file_id,))
+            .fetchone()
+        )
+        return None if row is None else (row["name"], row["media"], row["content"])
 
     # --- Results -----------------------------------------------------------------------------
 

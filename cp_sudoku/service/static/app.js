@@ -205,7 +205,7 @@ function verdictWords(record) {
 }
 
 function effort(result) {
-  const skip = new Set(["status", "seconds", "solutions", "complete"]);
+  const skip = new Set(["status", "seconds", "solutions", "complete", "stopped", "count"]);
   return Object.entries(result)
     .filter(([key]) => !skip.has(key))
     .map(([key, value]) => `${key.replace(/_/g, " ")} ${number(value)}`)
@@ -232,10 +232,16 @@ async function check() {
   verdict.textContent = verdictWords(record);
   verdict.className = `verdict ${record.status}`;
   verdict.dataset.status = record.status;
-  const figures = [drawing(record.drawing, record.drawing.givens, "Puzzle", null)];
-  if (record.drawing.solution) {
-    const title = record.status === "unique" ? "Solution" : "A solution";
-    figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens));
+  const title = record.status === "unique" ? "Solution" : "A solution";
+  let figures;
+  if (record.drawing.as_text) { // relations and outside clues: the rendered text shows them
+    figures = [textFigure(record.rendered.puzzle, "Puzzle")];
+    if (record.rendered.solution) figures.push(textFigure(record.rendered.solution, title));
+  } else {
+    figures = [drawing(record.drawing, record.drawing.givens, "Puzzle", null)];
+    if (record.drawing.solution) {
+      figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens));
+    }
   }
   $("drawings").replaceChildren(...figures);
   showBackends(record.backends);
@@ -258,11 +264,18 @@ async function prove() {
   busy(true);
   try {
     const answer = await api("POST", "/v1/prove", puzzleBody());
-    if (answer.ok) {
-      const blob = new Blob([JSON.stringify(answer.data, null, 1)], { type: "application/json" });
-      const link = el("a", { href: URL.createObjectURL(blob), download: "certificate.json" },
-        "Download the certificate");
-      $("certificate").replaceChildren(link);
+    if (answer.ok && answer.data.certificate) {
+      const done = answer.data;
+      const blob = new Blob([JSON.stringify(done.certificate, null, 1)], { type: "application/json" });
+      const links = [el("a", { href: URL.createObjectURL(blob), download: "certificate.cert.json" },
+        "the certificate")];
+      if (done.cnf_url) links.push(el("a", { href: done.cnf_url }, "its CNF"));
+      if (done.proof_url) links.push(el("a", { href: done.proof_url }, "its DRAT proof"));
+      const checked = done.certificate.checked ? "checked by " + done.certificate.checker : "NOT checked";
+      $("certificate").replaceChildren(`Proved ${done.status} (${checked}); download `,
+        ...links.flatMap((link, i) => (i ? [", ", link] : [link])), ".");
+    } else if (answer.ok) {
+      $("certificate").textContent = `Prove: ${answer.data.status} (nothing proved within the time limit).`;
     } else {
       $("certificate").textContent = `Prove: ${answer.data.error || answer.data} (${answer.status})`;
     }
@@ -272,6 +285,10 @@ async function prove() {
 }
 
 // --- Drawing a puzzle ------------------------------------------------------------------------
+
+function textFigure(text, title) {
+  return el("figure", {}, el("figcaption", {}, title), el("pre", { class: "rendered" }, text));
+}
 
 function drawing(d, values, title, givens) {
   const { rows, cols } = d;

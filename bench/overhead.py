@@ -1,0 +1,75 @@
+"""Side by side, in one run: ``bench``'s rate for a back end and ``check``'s on the same file.
+
+Runs ``cp-sudoku bench FILE --backend B --no-baselines`` and ``cp-sudoku check FILE
+--backend B --jobs 1 --json > /dev/null`` alternately, ``--rounds`` times, and prints
+each command's rate in puzzles per CPU second (its process's user + system time,
+start-up included for ``check``; ``bench`` counts only its solver calls) and per
+wall-clock second, and check's rate as a share of bench's.
+
+Usage::
+
+    python bench/overhead.py FILE --backend sat --rounds 2
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import click
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _check(path: str, backend: str, puzzles: int, jobs: int) -> tuple[float, float]:
+    cpu, start = _children_cpu(), time.perf_counter()
+    with open(os.devnull, "w") as sink:
+        subprocess.run(
+            [sys.executable, "-m", "cp_sudoku.cli", "check", path, "--backend", backend,
+             "--jobs", str(jobs), "--json"],
+            stdout=sink, stderr=subprocess.DEVNULL, check=False,
+        )  # fmt: skip
+    return puzzles / (_children_cpu() - cpu), puzzles / (time.perf_counter() - start)
+
+
+def _bench(path: str, backend: str) -> tuple[float, float]:
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        subprocess.run(
+            [sys.executable, "-m", "cp_sudoku.cli", "bench", path, "--backend", backend,
+             "--no-baselines", "--json-out", out.name],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+        )  # fmt: skip
+        with open(out.name) as handle:
+            record = json.load(handle)["records"][0]
+    return record["cpu_per_second"], record["per_second"]
+
+
+@click.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--backend", default="sat", show_default=True)
+@click.option("--rounds", default=2, show_default=True, type=click.IntRange(min=1))
+def main(path: str, backend: str, rounds: int) -> None:
+    """Rates of bench and check --jobs 1 for BACKEND on the puzzles of PATH."""
+    with open(path) as handle:
+        puzzles = sum(1 for line in handle if line.strip() and not line.startswith("#"))
+    for round_ in range(1, rounds + 1):
+        bench_cpu, bench_wall = _bench(path, backend)
+        check_cpu, check_wall = _check(path, backend, puzzles, 1)
+        click.echo(
+            f"round {round_}: {backend} on {puzzles:,} puzzles: bench {bench_cpu:,.0f}/CPU s "
+            f"({bench_wall:,.0f}/s wall), check --jobs 1 {check_cpu:,.0f}/CPU s "
+            f"({check_wall:,.0f}/s wall): {check_cpu / bench_cpu:.0%} of bench (CPU), "
+            f"{check_wall / bench_wall:.0%} (wall)"
+        )
+
+
+if __name__ == "__main__":
+    main()

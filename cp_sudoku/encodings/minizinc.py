@@ -1,0 +1,171 @@
+"""A puzzle as a MiniZinc model with its data inline: pure text, no solver involved.
+
+The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
+
+- ``x``: one integer variable per cell, ``array[1..R, 1..C]`` when the cells
+  fill the grid (``x[r, c]``, 1-based), else ``array[1..N]`` in
+  ``Puzzle.cells`` order (row-major), with the cell names in comments;
+- a given: ``x[r, c] = v``;
+- a :class:`~cp_sudoku.model.Unit`: ``all_different`` (the global, included
+  alone: Debian's Gecode 6.2 library no longer type-checks against all of
+  MiniZinc 2.6's ``globals.mzn``);
+- a :class:`~cp_sudoku.model.SparseUnit`: ``count`` of each height 1 and of
+  0 (empty) the cells left over;
+- a cage: ``sum``, ``product``, ``abs(a - b)``, ``a = k * b \\/ b = k * a``,
+  ``=``; a hidden operator (``?``) as the disjunction of the operations it
+  may stand for; a distinct cage adds ``all_different``;
+- a :class:`~cp_sudoku.model.Relation`: ``<``, ``abs(a - b) > 1``,
+  ``abs(a - b) = k``, the ratio disjunction;
+- a :class:`~cp_sudoku.model.Visibility` clue: the buildings seen, each a
+  cell taller than every cell before it, summed with ``bool2int``;
+- ``solve satisfy``.
+
+Every constraint is written by the method of its type; there is no tuple
+fallback because MiniZinc states each rule directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.model import (
+    Cage,
+    Cell,
+    Constraint,
+    Puzzle,
+    Relation,
+    SparseUnit,
+    Unit,
+    Visibility,
+    cell_name,
+)
+
+
+@dataclass(frozen=True)
+class MiniZincModel:
+    """The model text, and how to read a grid back from the solver's ``x``."""
+
+    text: str
+    grid_shaped: bool
+
+    def decode(self, x: list[int] | list[list[int]], puzzle: Puzzle) -> tuple[int, ...]:
+        """The grid (``Puzzle.cells`` order) of the solver's value of ``x``."""
+        if self.grid_shaped:
+            return tuple(x[r][c] for r, c in puzzle.cells)  # type: ignore[index]
+        return tuple(x)  # type: ignore[arg-type]
+
+
+def minizinc(puzzle: Puzzle) -> str:
+    """The ``.mzn`` file text of ``puzzle``, its data inline."""
+    return to_minizinc(puzzle).text
+
+
+def to_minizinc(puzzle: Puzzle) -> MiniZincModel:
+    """The MiniZinc model of ``puzzle`` with its data inline (see the module docstring)."""
+    return _Writer(puzzle).result
+
+
+class _Writer:
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.grid_shaped = len(puzzle.cells) == puzzle.rows * puzzle.cols
+        low, high = puzzle.min_value, puzzle.max_value
+        lines = [
+            f"% cp-sudoku: {puzzle!r}",
+            'include "all_different.mzn";',
+        ]
+        if self.grid_shaped:
+            lines.append(f"array[1..{puzzle.rows}, 1..{puzzle.cols}] of var {low}..{high}: x;")
+        else:
+            lines.append(f"array[1..{len(puzzle.cells)}] of var {low}..{high}: x;")
+            lines += [f"% x[{i + 1}] is {cell_name(c)}" for i, c in enumerate(puzzle.cells)]
+        for cell, value in sorted(puzzle.givens.items()):
+            lines.append(f"constraint {self.ref(cell)} = {value};")
+        self.lines = lines
+        dispatch(
+            puzzle,
+            {
+                Unit: self.unit,
+                SparseUnit: self.sparse_unit,
+                Cage: self.cage,
+                Relation: self.relation,
+                Visibility: self.visibility,
+            },
+            self.unsupported,
+        )
+        lines.append("solve satisfy;")
+        self.result = MiniZincModel("\n".join(lines) + "\n", self.grid_shaped)
+
+    def ref(self, cell: Cell) -> str:
+        if self.grid_shaped:
+            return f"x[{cell[0] + 1}, {cell[1] + 1}]"
+        return f"x[{self.puzzle.index[cell] + 1}]"
+
+    def array(self, constraint: Constraint) -> str:
+        return "[" + ", ".join(self.ref(c) for c in constraint.cells) + "]"
+
+    def add(self, text: str, comment: str) -> None:
+        self.lines.append(f"constraint {text};  % {comment}")
+
+    def unit(self, unit: Unit) -> None:
+        self.add(f"all_different({self.array(unit)})", unit.name)
+
+    def sparse_unit(self, unit: SparseUnit) -> None:
+        cells = self.array(unit)
+        empty = len(unit.cells) - unit.top
+        self.add(
+            f"forall(h in 1..{unit.top})(count({cells}, h) = 1) /\\ count({cells}, 0) = {empty}",
+            unit.name,
+        )
+
+    def cage(self, cage: Cage) -> None:
+        refs = [self.ref(c) for c in cage.cells]
+        text = _operation(cage.op, refs, cage.target)
+        if cage.distinct and len(refs) > 1:
+            text += f" /\\ all_different({self.array(cage)})"
+        self.add(text, cage.describe())
+
+    def relation(self, relation: Relation) -> None:
+        a, b = (self.ref(c) for c in relation.cells)
+        if relation.op == "<":
+            text = f"{a} < {b}"
+        elif relation.op == "non-consecutive":
+            text = f"abs({a} - {b}) > 1"
+        elif relation.op == "difference":
+            text = f"abs({a} - {b}) = {relation.value}"
+        else:
+            text = f"({a} = {relation.value} * {b} \\/ {b} = {relation.value} * {a})"
+        self.add(text, relation.describe())
+
+    def visibility(self, clue: Visibility) -> None:
+        cells = self.array(clue)
+        size = len(clue.cells)
+        seen = (
+            f"let {{ array[1..{size}] of var int: v = {cells} }} in "
+            f"sum(i in 1..{size})(bool2int(v[i] > 0 /\\ forall(j in 1..i-1)(v[j] < v[i]))) "
+            f"= {clue.count}"
+        )
+        self.add(seen, clue.describe())
+
+    def unsupported(self, constraint: Constraint) -> None:
+        raise TypeError(f"no MiniZinc rule for {type(constraint).__name__}")
+
+
+def _operation(op: str, refs: list[str], target: int) -> str:
+    """The cage rule over the cell references ``refs``."""
+    if op == "?":
+        if len(refs) == 1:
+            return f"{refs[0]} = {target}"
+        ops = "+*-/" if len(refs) == 2 else "+*"
+        return "(" + " \\/ ".join(_operation(o, refs, target) for o in ops) + ")"
+    if op == "+":
+        return f"sum([{', '.join(refs)}]) = {target}"
+    if op == "*":
+        return f"product([{', '.join(refs)}]) = {target}"
+    if op == "=":
+        return f"{refs[0]} = {target}"
+    a, b = refs
+    if op == "-":
+        return f"abs({a} - {b}) = {target}"
+    return f"{a} > 0 /\\ {b} > 0 /\\ ({a} = {target} * {b} \\/ {b} = {target} * {a})"

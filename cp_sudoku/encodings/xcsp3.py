@@ -1,0 +1,152 @@
+"""A puzzle as an XCSP3 instance (XML): pure text, no solver involved.
+
+XCSP3 (Audemard, Boussemart, Lecoutre, Piette, Roussel, "XCSP3: An
+Integrated Format for Benchmarking Combinatorial Constrained Problems",
+arXiv:1611.03398), the format of the XCSP competitions, read by ACE, Choco,
+PicatSAT and others.  The instance is a ``CSP``:
+
+- ``x``: one integer variable per cell, an array ``[R][C]`` when the cells
+  fill the grid (``x[r][c]``, 0-based as XCSP3 indexes), else ``[N]`` in
+  ``Puzzle.cells`` order;
+- givens: one ``<instantiation>``;
+- a :class:`~cp_sudoku.model.Unit`: ``<allDifferent>``;
+- a :class:`~cp_sudoku.model.SparseUnit`: ``<cardinality>`` (each height
+  once, the rest 0);
+- a ``+`` cage: ``<sum>`` with condition ``(eq,target)``, and for a distinct
+  cage an ``<allDifferent>``;
+- a :class:`~cp_sudoku.model.Relation`: ``<intension>`` (``lt``, ``dist``,
+  the ratio disjunction);
+- every other constraint (``- * / = ?`` cages, Skyscraper clues): its allowed
+  tuples as ``<extension>`` supports.
+
+Each constraint carries a ``note`` attribute saying what it is.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import quoteattr
+
+from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.model import (
+    Cage,
+    Cell,
+    Constraint,
+    Puzzle,
+    Relation,
+    SparseUnit,
+    Unit,
+    candidates,
+)
+
+
+def xcsp3(puzzle: Puzzle) -> str:
+    """The XCSP3 XML text of ``puzzle`` (see the module docstring)."""
+    return _Writer(puzzle).text
+
+
+class _Writer:
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.grid_shaped = len(puzzle.cells) == puzzle.rows * puzzle.cols
+        size = f"[{puzzle.rows}][{puzzle.cols}]" if self.grid_shaped else f"[{len(puzzle.cells)}]"
+        values = f"{puzzle.min_value}..{puzzle.max_value}"
+        self.lines = [
+            f"<!-- cp-sudoku: {_comment(repr(puzzle))} -->",
+            '<instance format="XCSP3" type="CSP">',
+            "  <variables>",
+            f'    <array id="x" size="{size}"> {values} </array>',
+            "  </variables>",
+            "  <constraints>",
+        ]
+        if puzzle.givens:
+            given = sorted(puzzle.givens.items())
+            self.lines += [
+                '    <instantiation note="givens">',
+                f"      <list> {' '.join(self.ref(c) for c, _ in given)} </list>",
+                f"      <values> {' '.join(str(v) for _, v in given)} </values>",
+                "    </instantiation>",
+            ]
+        self.domains = candidates(puzzle)
+        dispatch(
+            puzzle,
+            {
+                Unit: self.unit,
+                SparseUnit: self.sparse_unit,
+                Cage: self.cage,
+                Relation: self.relation,
+            },
+            self.table,
+        )
+        self.lines += ["  </constraints>", "</instance>"]
+        self.text = "\n".join(self.lines) + "\n"
+
+    def ref(self, cell: Cell) -> str:
+        if self.grid_shaped:
+            return f"x[{cell[0]}][{cell[1]}]"
+        return f"x[{self.puzzle.index[cell]}]"
+
+    def refs(self, constraint: Constraint) -> str:
+        return " ".join(self.ref(c) for c in constraint.cells)
+
+    def element(self, tag: str, note: str, body: str) -> None:
+        self.lines.append(f"    <{tag} note={quoteattr(note)}>{body}</{tag}>")
+
+    def unit(self, unit: Unit) -> None:
+        self.element("allDifferent", unit.name, f" {self.refs(unit)} ")
+
+    def sparse_unit(self, unit: SparseUnit) -> None:
+        heights = range(unit.top + 1)
+        occurs = [len(unit.cells) - unit.top] + [1] * unit.top
+        self.element(
+            "cardinality",
+            unit.name,
+            f"\n      <list> {self.refs(unit)} </list>"
+            f'\n      <values closed="true"> {" ".join(map(str, heights))} </values>'
+            f"\n      <occurs> {' '.join(map(str, occurs))} </occurs>\n    ",
+        )
+
+    def cage(self, cage: Cage) -> None:
+        if cage.op != "+":
+            self.table(cage)
+            return
+        self.element(
+            "sum",
+            cage.describe(),
+            f"\n      <list> {self.refs(cage)} </list>"
+            f"\n      <condition> (eq,{cage.target}) </condition>\n    ",
+        )
+        if cage.distinct and len(cage.cells) > 1:
+            self.element("allDifferent", cage.describe(), f" {self.refs(cage)} ")
+
+    def relation(self, relation: Relation) -> None:
+        a, b = (self.ref(c) for c in relation.cells)
+        k = relation.value
+        if relation.op == "<":
+            text = f"lt({a},{b})"
+        elif relation.op == "non-consecutive":
+            text = f"gt(dist({a},{b}),1)"
+        elif relation.op == "difference":
+            text = f"eq(dist({a},{b}),{k})"
+        else:
+            text = f"or(eq({a},mul({k},{b})),eq({b},mul({k},{a})))"
+        self.element("intension", relation.describe(), f" {text} ")
+
+    def table(self, constraint: Constraint) -> None:
+        index = self.puzzle.index
+        domains = [self.domains[index[c]] or list(self.puzzle.values) for c in constraint.cells]
+        tuples = constraint.allowed(domains, self.puzzle.differ_pairs(constraint.cells))
+        if len(constraint.cells) == 1:
+            supports = " ".join(str(t[0]) for t in tuples)
+        else:
+            supports = "".join("(" + ",".join(map(str, t)) + ")" for t in tuples)
+        self.element(
+            "extension",
+            constraint.describe(),
+            f"\n      <list> {self.refs(constraint)} </list>"
+            f"\n      <supports> {supports} </supports>\n    ",
+        )
+
+
+def _comment(text: str) -> str:
+    """``text`` safe inside an XML comment (no ``--``)."""
+    return text.replace("--", "- -")

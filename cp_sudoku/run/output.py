@@ -1,0 +1,188 @@
+"""Results as a table: one row per puzzle, written as JSON lines or Parquet.
+
+The row of one puzzle (the same columns in both formats, in this order):
+
+==========================  =========  ===============================================
+column                      type       meaning
+==========================  =========  ===============================================
+``source``                  string     the input file as named on the command line
+``line``                    int64      1-based line of the puzzle in it
+``status``                  string     ``unique``, ``multiple``, ``none``, ``unknown``,
+                                       or ``invalid`` (the line is not a puzzle)
+``solution``                string     the grid in the puzzle's alphabet when unique, else null
+``agree``                   bool       no back end contradicted another and every grid
+                                       passed the checker; null when invalid
+``matches_stated``          bool       the verdict agrees with the solution the source
+                                       states; null when it states none
+``disagreements``           string     what the back ends contradicted (``; ``-joined), or null
+``error``                   string     why the line is not a puzzle (``file:line:column:
+                                       message``), or null
+``<b>_status``              string     back end ``b``'s own status (``declined`` included
+                                       as ``unknown``)
+``<b>_seconds``             float64    its wall-clock seconds on this puzzle (a timing field)
+``<b>_solutions``           int64      distinct solutions it found (at most the limit)
+``<b>_<count>``             int64      each of its effort and size counts
+                                       (:attr:`Backend.statistics`: ``conflicts``,
+                                       ``decisions``, ``propagations``, ``tries``, ...)
+==========================  =========  ===============================================
+
+``<b>`` is the back-end name with ``-`` written ``_`` (``sat_naive``); the
+back ends come in the order of the plan.  A back end's columns are null for
+an invalid line.
+
+A JSON-lines file holds one object per line with exactly these keys; a
+Parquet file has this schema, one row group per slice of the input.
+Whichever the format, the rows are in input order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from cp_sudoku.backends import backend_class
+from cp_sudoku.io import grid_string
+from cp_sudoku.run.loop import Outcome
+from cp_sudoku.run.work import Checked
+
+#: A chunk of rows, column-wise: column name -> one value per row.
+Columns = dict[str, list[Any]]
+
+#: The columns before the back ends' own: name -> Arrow type name.
+BASE_COLUMNS: dict[str, str] = {
+    "source": "string",
+    "line": "int64",
+    "status": "string",
+    "solution": "string",
+    "agree": "bool_",
+    "matches_stated": "bool_",
+    "disagreements": "string",
+    "error": "string",
+}
+#: Columns that hold a time (they differ between two runs of the same input).
+TIMING_SUFFIX = "_seconds"
+
+
+def prefix(backend: str) -> str:
+    """A back-end name as a column prefix: ``sat-naive`` -> ``sat_naive``."""
+    return backend.replace("-", "_")
+
+
+def column_types(backends: Sequence[str]) -> dict[str, str]:
+    """Every column of a run over ``backends`` -> its Arrow type name, in order."""
+    types = dict(BASE_COLUMNS)
+    for name in backends:
+        p = prefix(name)
+        types[f"{p}_status"] = "string"
+        types[f"{p}{TIMING_SUFFIX}"] = "float64"
+        types[f"{p}_solutions"] = "int64"
+        for stat in backend_class(name).statistics:
+            types[f"{p}_{stat}"] = "int64"
+    return types
+
+
+def columns_of(outcomes: Iterable[Outcome[Checked]], backends: Sequence[str]) -> Columns:
+    """The rows of ``outcomes`` (in order) as columns."""
+    names = column_types(backends)
+    columns: Columns = {name: [] for name in names}
+    stats = {name: backend_class(name).statistics for name in backends}
+    for outcome in outcomes:
+        entry, checked = outcome.entry, outcome.value
+        columns["source"].append(entry.source)
+        columns["line"].append(entry.line)
+        if checked is None or entry.puzzle is None:
+            columns["status"].append("invalid")
+            columns["error"].append(str(entry.error))
+            for name in names:
+                if name not in ("source", "line", "status", "error"):
+                    columns[name].append(None)
+            continue
+        verdict, alphabet = checked.verdict, entry.puzzle.alphabet
+        columns["status"].append(verdict.status)
+        columns["solution"].append(
+            grid_string(verdict.solution, alphabet) if verdict.solution else None
+        )
+        columns["agree"].append(verdict.agree)
+        columns["matches_stated"].append(
+            None if entry.solution is None else checked.mismatch is None
+        )
+        columns["disagreements"].append("; ".join(verdict.disagreements) or None)
+        columns["error"].append(None)
+        for name in backends:
+            p, result = prefix(name), verdict.results.get(name)
+            columns[f"{p}_status"].append(result.status if result else None)
+            columns[f"{p}{TIMING_SUFFIX}"].append(round(result.seconds, 6) if result else None)
+            columns[f"{p}_solutions"].append(result.count if result else None)
+            for stat in stats[name]:
+                columns[f"{p}_{stat}"].append(result.stats.get(stat) if result else None)
+    return columns
+
+
+def rows(columns: Columns) -> list[dict[str, Any]]:
+    """The rows of ``columns`` as dictionaries (keys in column order)."""
+    names = list(columns)
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns.values(), strict=True)]
+
+
+# --- Files -----------------------------------------------------------------------------------
+
+
+def kind_of(path: str | Path) -> str:
+    """``parquet`` for a path ending in ``.parquet``, else ``jsonl`` (JSON lines)."""
+    return "parquet" if str(path).lower().endswith(".parquet") else "jsonl"
+
+
+def arrow_schema(backends: Sequence[str]) -> Any:
+    """The ``pyarrow.Schema`` of a run over ``backends`` (needs the ``parquet`` extra)."""
+    import pyarrow as pa
+
+    return pa.schema([(name, getattr(pa, kind)()) for name, kind in column_types(backends).items()])
+
+
+#: Parquet compression of the parts and of the final file.
+COMPRESSION = "zstd"
+
+
+def write_part(path: Path, columns: Columns, backends: Sequence[str], kind: str) -> None:
+    """Write one chunk of rows to ``path`` (a whole file: Parquet or JSON lines)."""
+    if kind == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pydict(columns, schema=arrow_schema(backends))
+        pq.write_table(table, path, compression=COMPRESSION)
+        return
+    with open(path, "w", encoding="utf-8") as handle:
+        for row in rows(columns):
+            handle.write(json.dumps(row) + "\n")
+
+
+def read_part(path: Path, kind: str, names: Sequence[str]) -> Columns:
+    """The columns ``names`` of one part file written by :func:`write_part`."""
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_table(path, columns=list(names)).to_pydict()
+    with open(path, encoding="utf-8") as handle:
+        found = [json.loads(line) for line in handle]
+    return {name: [row[name] for row in found] for name in names}
+
+
+def join_parts(parts: Sequence[Path], dest: Path, backends: Sequence[str], kind: str) -> None:
+    """Write the rows of ``parts``, in order, to ``dest``: one part in memory at a time.
+
+    Parquet parts become one row group each of a single file; JSON-lines parts
+    are concatenated.
+    """
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        with pq.ParquetWriter(dest, arrow_schema(backends), compression=COMPRESSION) as writer:
+            for part in parts:
+                writer.write_table(pq.read_table(part))
+        return
+    with open(dest, "wb") as out:
+        for part in parts:
+            out.write(part.read_bytes())

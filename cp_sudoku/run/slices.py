@@ -1,0 +1,204 @@
+"""A puzzle file cut into slices of whole lines, each read and checked on its own.
+
+A run that writes a table (``check --output``), resumes, or goes to a Dask
+cluster does not send puzzles one by one: it cuts the file into slices of
+``lines`` physical lines (byte offsets found in one quick pass), and a task
+reads its slice straight from the file, checks every puzzle in it, and
+returns the slice's rows (:mod:`cp_sudoku.run.output`) as columns.  Only
+line-based formats can be cut this way: ``line`` (one puzzle per line) and
+``csv`` (whose header line is passed to every slice; records must not span
+lines).
+
+A worker process builds its back ends once per plan and keeps them
+(:func:`check_slice`), whatever the executor: a process pool or Dask.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from cp_sudoku.backends import Backend
+from cp_sudoku.io import READERS, Alphabet, Entry, ReadOptions, detect_format
+from cp_sudoku.io.registry import HEAD_LINES
+from cp_sudoku.model import PuzzleError, UsageError
+from cp_sudoku.run.loop import Outcome
+from cp_sudoku.run.output import Columns, columns_of
+from cp_sudoku.run.plan import Plan
+from cp_sudoku.run.work import Checked, check
+
+#: Formats whose entries are one physical line each, so a file can be cut anywhere between lines.
+SLICEABLE = ("line", "csv")
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Lines ``first_line`` (1-based) onwards, bytes ``start`` to ``end`` (end excluded)."""
+
+    index: int
+    start: int
+    end: int
+    first_line: int
+
+
+@dataclass(frozen=True)
+class Source:
+    """A puzzle file to read slices of: its path, format, and CSV header line (or '')."""
+
+    path: str
+    format: str
+    header: str
+
+
+@dataclass(frozen=True)
+class SlicedFile:
+    """A puzzle file and its slices.
+
+    ``size`` and ``mtime_ns`` identify the file's state when it was cut (a
+    resumed run refuses a file that changed).
+    """
+
+    source: Source
+    slices: tuple[Slice, ...]
+    size: int
+    mtime_ns: int
+
+    @property
+    def path(self) -> str:
+        """The file's path as given."""
+        return self.source.path
+
+
+def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
+    """Cut a ``line`` or ``csv`` file into slices of ``lines`` lines (>= 1).
+
+    Raises:
+        UsageError: the format is not line-based, or ``lines < 1``.
+        PuzzleError: the format cannot be detected.
+        OSError: the file cannot be read.
+    """
+    if lines < 1:
+        raise UsageError(f"a slice holds at least one line, got {lines}")
+    path = str(path)
+    if format is None:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            head = [line for _, line in zip(range(HEAD_LINES), handle, strict=False)]
+        format = detect_format(head, path)
+    if format not in SLICEABLE:
+        raise UsageError(
+            f"{path} is in the {format} format: a table output, resume and --cluster need "
+            f"one puzzle per line or CSV"
+        )
+    stat = os.stat(path)
+    slices: list[Slice] = []
+    header = ""
+    with open(path, "rb") as handle:
+        offset, number = 0, 0
+        if handle.read(3) != b"\xef\xbb\xbf":  # a UTF-8 byte-order mark is skipped
+            handle.seek(0)
+        else:
+            offset = 3
+        if format == "csv":
+            for raw in handle:  # the header: the first line that is not a comment or blank
+                number += 1
+                offset += len(raw)
+                text = raw.decode("utf-8").rstrip("\r\n")
+                if text.strip() and not text.startswith("#"):
+                    header = text
+                    break
+        start, first, count = offset, number + 1, 0
+        for raw in handle:
+            offset += len(raw)
+            count += 1
+            if count == lines:
+                slices.append(Slice(len(slices), start, offset, first))
+                start, first, count = offset, first + lines, 0
+        if count:
+            slices.append(Slice(len(slices), start, offset, first))
+    return SlicedFile(Source(path, format, header), tuple(slices), stat.st_size, stat.st_mtime_ns)
+
+
+def read_slice(
+    file: Source, part: Slice, box: tuple[int, int] | None, alphabet: Alphabet | None
+) -> Iterator[Entry]:
+    """The entries of one slice, with their line numbers in the whole file."""
+    with open(file.path, "rb") as handle:
+        handle.seek(part.start)
+        text = handle.read(part.end - part.start).decode("utf-8")
+    lines = text.splitlines(keepends=True)
+    options = ReadOptions(box=box, alphabet=alphabet)
+    shift = part.first_line - 1
+    if file.header:
+        lines.insert(0, file.header + "\n")
+        shift -= 1
+    for entry in READERS[file.format](lines, file.path, options):
+        yield _shifted(entry, shift)
+
+
+def _shifted(entry: Entry, shift: int) -> Entry:
+    if not shift:
+        return entry
+    error = entry.error
+    if error is not None and error.line is not None:
+        error = PuzzleError(
+            error.message,
+            source=error.source,
+            line=error.line + shift,
+            column=error.column,
+            cells=error.cells,
+        )
+    return replace(entry, line=entry.line + shift, error=error)
+
+
+@dataclass(frozen=True)
+class Task:
+    """What a worker needs to check one slice: the file, the slice, how to read, the plan."""
+
+    file: Source
+    part: Slice
+    plan: Plan
+    box: tuple[int, int] | None = None
+    alphabet: Alphabet | None = None
+
+
+#: In a worker process: repr(plan) -> its back ends, built on first use.
+_BUILT: dict[str, list[Backend]] = {}
+
+
+def built(plan: Plan) -> list[Backend]:
+    """The back ends of ``plan``, built once in this process."""
+    key = repr(plan)
+    if key not in _BUILT:
+        _BUILT[key] = plan.build()
+    return _BUILT[key]
+
+
+def check_slice(task: Task) -> tuple[int, Columns]:
+    """Check every puzzle of one slice; ``(slice index, its rows as columns)``.
+
+    The back ends are closed (their solvers freed) before the slice, so that
+    its rows are the same whichever worker runs it and whatever it ran before.
+    """
+    plan = task.plan
+    backends = built(plan)
+    for backend in backends:  # a slice's effort counts must not depend on the slices before it
+        backend.close()
+    rows: list[Outcome[Checked]] = [
+        Outcome(entry, check(entry, backends, plan) if entry.puzzle is not None else None)
+        for entry in read_slice(task.file, task.part, task.box, task.alphabet)
+    ]
+    return task.part.index, columns_of(rows, plan.backends)
+
+
+def describe(file: SlicedFile) -> dict[str, Any]:
+    """The file's identity for a resumed run: path, size, modification time, format, slices."""
+    return {
+        "input": os.path.abspath(file.path),
+        "size": file.size,
+        "mtime_ns": file.mtime_ns,
+        "format": file.source.format,
+        "slices": len(file.slices),
+    }

@@ -1,0 +1,62 @@
+"""Helpers for the tests of cp_sudoku.run: input files written here, outputs compared."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from cp_sudoku.formats import grid_string
+from cp_sudoku.puzzles import generated_sudoku
+from cp_sudoku.run.output import TIMING_SUFFIX, kind_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_puzzles(path: Path, count: int, *, csv: bool = False, bad: tuple[int, ...] = ()) -> Path:
+    """``count`` generated 9x9 puzzles (half blank), one per line (or CSV with solutions).
+
+    Lines numbered in ``bad`` (1-based among the puzzles) are not puzzles.
+    """
+    lines = ["puzzle,solution"] if csv else ["# generated 9x9 puzzles"]
+    for i in range(count):
+        puzzle, grid = generated_sudoku((3, 3), 0.5, seed=i)
+        values = [puzzle.givens.get(cell, 0) for cell in puzzle.cells]
+        text = "12345" if i + 1 in bad else grid_string(values)
+        lines.append(f"{text},{grid_string(grid)}" if csv else text)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of an output file, timing fields left out."""
+    if kind_of(path) == "parquet":
+        import pyarrow.parquet as pq
+
+        found = pq.read_table(path).to_pylist()
+    else:
+        found = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [{k: v for k, v in row.items() if not k.endswith(TIMING_SUFFIX)} for row in found]
+
+
+def cli(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
+    """``cp-sudoku ARGS`` started in a subprocess with this worktree's package first."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "cp_sudoku.cli", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
+
+
+def run_cli(*args: str, timeout: float = 300) -> tuple[int, str]:
+    """Run ``cp-sudoku ARGS`` to the end: exit code and stderr."""
+    process = cli(*args)
+    _, err = process.communicate(timeout=timeout)
+    return process.returncode, err

@@ -1,0 +1,354 @@
+"""Issue 13 through the command line: limits, counts, --jobs, contradictory clues,
+stated solutions, bench input, the prompt, back-end options, exporters, internal errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_cli import TUTORIAL_4X4, Terminal, invoke, run
+
+from cp_sudoku.cli import count as count_command
+from cp_sudoku.cli import main
+from cp_sudoku.crosscheck import Count
+from cp_sudoku.encodings.exporters import EXPORTERS
+from cp_sudoku.run import pool
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+THREE_SOLUTIONS = "34..12.....3...."
+EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+EASTER_SOLUTION = (
+    "174385962293467158586192734451923876928674315367851249719548623635219487842736591"
+)
+
+
+def one_line_error(result) -> str:  # type: ignore[no-untyped-def]
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cp-sudoku: error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+# --- Limits ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seconds", ["inf", "1e10", "1e400", "Infinity"])
+def test_time_limit_too_large_for_a_timer_means_none(seconds: str) -> None:
+    result = invoke("check", TUTORIAL_4X4, "--jobs", "1", "--time-limit", seconds)
+    assert result.exit_code == 0, result.output
+    assert "unique" in result.stdout and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("seconds", ["nan", "0", "-1", "-inf", "soon"])
+def test_time_limit_nan_zero_negative_is_a_usage_error(seconds: str) -> None:
+    result = invoke("count", TUTORIAL_4X4, "--time-limit", seconds)
+    assert result.exit_code == 2
+    assert "--time-limit" in one_line_error(result)
+
+
+@pytest.mark.parametrize("command", ["check", "count", "solve", "compare", "bench"])
+def test_click_usage_errors_are_one_line(command: str) -> None:
+    result = invoke(command, TUTORIAL_4X4, "--no-such-option")
+    assert result.exit_code == 2
+    assert "--no-such-option" in one_line_error(result)
+
+
+# --- count -----------------------------------------------------------------------------------
+
+
+def test_count_is_at_most_the_limit_whatever_the_number_of_back_ends() -> None:
+    for backends in (["--backend", "sat"], []):
+        result = invoke("count", THREE_SOLUTIONS, "--limit", "2", *backends)
+        assert result.stdout == "at least 2 solutions (stopped at the limit 2; raise --limit)\n"
+        assert result.exit_code == 1
+
+
+def test_count_json_says_which_back_end_proved_it_exact() -> None:
+    result = invoke("count", THREE_SOLUTIONS, "--limit", "10", "--json", "--backend", "sat")
+    record = json.loads(result.stdout)
+    assert (record["count"], record["exact"], record["proved_by"]) == (3, True, ["sat"])
+    assert record["disagreement"] is None
+    assert record["backends"]["sat"]["count"] == 3
+
+
+def test_count_text_names_the_back_end_that_finished() -> None:
+    result = invoke("count", THREE_SOLUTIONS, "--backend", "backtrack")
+    assert result.stdout == "3 solutions (exact: backtrack finished the search)\n"
+
+
+def test_count_disagreement_is_unknown_with_each_figure() -> None:
+    counted = Count(0, False, (), {"sat": (3, True), "cpsat": (4, True)}, {}, "they differ")
+    assert count_command.sentence(counted, 10) == (
+        "unknown: the back ends disagree (sat: 3 exact, cpsat: 4 exact)"
+    )
+    assert count_command._code(counted) == 3
+
+
+def test_count_stopped_by_an_effort_limit_says_so_and_claims_no_time_limit() -> None:
+    result = invoke(
+        "count", "." * 81, "--limit", "100", "--backend", "backtrack-plain", "--max-tries", "5"
+    )
+    assert result.stdout.startswith("at least ")
+    assert "backtrack-plain: effort limit" in result.stdout and "time" not in result.stdout
+    assert result.exit_code in (1, 3)
+
+
+# --- --jobs ----------------------------------------------------------------------------------
+
+
+def test_jobs_capped_at_the_cores_and_the_puzzles(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "cores", lambda: 2)
+    assert pool.workers(100, None) == pool.Workers(2, "--jobs 100 capped at the 2 cores available")
+    assert pool.workers(100, 1) == pool.Workers(1, "--jobs 100 capped at 1 puzzle")
+    assert pool.workers(2, 5) == pool.Workers(2)
+    assert pool.workers(1, None) == pool.Workers(1)
+
+
+def test_jobs_cap_is_said_on_stderr(tmp_path: Path) -> None:
+    path = tmp_path / "one.txt"
+    path.write_text(EASTER + "\n")
+    result = invoke("check", str(path), "--jobs", "100")
+    assert result.exit_code == 0
+    assert "cp-sudoku: --jobs 100 capped at 1 puzzle" in result.stderr
+
+
+# --- Contradictory clues are none, with a reason -------------------------------------------
+
+
+def _edited(model: str, old: str, new: str, tmp_path: Path) -> Path:
+    text = (MODELS / model).read_text()
+    assert old in text
+    path = tmp_path / model
+    path.write_text(text.replace(old, new))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("model", "old", "new", "reason"),
+    [
+        ("kakuro-4x5-issue4.txt", "\\3  _   _   x", "\\19 _   _   x", "cage 19+"),
+        ("kakuro-4x5-issue4.txt", "\\3  _   _   x", "\\2  _   _   x", "cage 2+"),
+        ("kenken-4x4-issue4.txt", "2* r1c2 r1c1 r2c1", "2* r1c1 r1c2 r1c3", "cage 2*"),
+    ],
+)
+def test_contradictory_clues_are_none_with_a_reason(
+    model: str, old: str, new: str, reason: str, tmp_path: Path
+) -> None:
+    path = _edited(model, old, new, tmp_path)
+    if "kenken" in model:  # keep every cell in one cage
+        text = path.read_text().replace("\n4 r2c4", "\n4 r2c1")
+        path.write_text(text.replace("7+ r1c4 r1c3", "7+ r1c4 r2c4"))
+    text = invoke("check", str(path), "--jobs", "1")
+    assert text.exit_code == 1, text.output
+    assert " none " in text.stdout and f"reason: {reason}" in text.stdout
+    record = json.loads(invoke("check", str(path), "--jobs", "1", "--json").stdout)
+    assert record["status"] == "none" and reason in record["reason"]
+
+
+def test_repeated_givens_are_none_naming_every_clash() -> None:
+    puzzle = "1" + "." * 8 + "1" + "." * 30 + "3...3" + "." * 36
+    result = invoke("check", puzzle, "--jobs", "1", "--json")
+    assert result.exit_code == 1
+    record = json.loads(result.stdout)
+    assert record["status"] == "none"
+    assert "r1c1 and r2c1" in record["reason"] and "r5c5 and r5c9" in record["reason"]
+    solved = invoke("solve", puzzle, "--backend", "sat")
+    assert "None: the puzzle has no solution: " in solved.stdout
+    assert "1 repeats at r1c1 and r2c1" in solved.stdout
+    assert "3 repeats at r5c5 and r5c9" in solved.stdout
+
+
+# --- Stated solutions ------------------------------------------------------------------------
+
+
+def test_stated_solution_mismatch_is_on_the_stdout_line(tmp_path: Path) -> None:
+    wrong = EASTER_SOLUTION[:-2] + EASTER_SOLUTION[-1] + EASTER_SOLUTION[-2]
+    path = tmp_path / "kaggle.csv"
+    path.write_text(f"quizzes,solutions\n{EASTER},{EASTER_SOLUTION}\n{EASTER},{wrong}\n")
+    result = invoke("check", str(path), "--jobs", "1")
+    assert result.exit_code == 3
+    first, second = result.stdout.splitlines()
+    assert "MISMATCH" not in first
+    assert "MISMATCH: the stated solution is not a solution" in second
+    records = [json.loads(x) for x in invoke("check", str(path), "--json").stdout.splitlines()]
+    assert [r["matches_stated"] for r in records] == [True, False]
+    assert records[1]["mismatch"].startswith("the stated solution is not a solution")
+
+
+# --- bench input -----------------------------------------------------------------------------
+
+
+def test_bench_directory_says_it_is_a_directory(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["bench", str(tmp_path), "--no-baselines"])
+    assert result.exit_code == 2
+    assert f"{tmp_path} is a directory" in one_line_error(result)
+
+
+def test_bench_measures_the_rest_then_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "two.txt"
+    path.write_text(f"{EASTER}\n12x\n{EASTER}\n")
+    result = CliRunner().invoke(main, ["bench", str(path), "--backend", "sat", "--no-baselines"])
+    assert result.exit_code == 2
+    assert "two.txt:2" in result.stderr and "2/0/0/0" in result.stdout
+
+
+# --- The prompt ------------------------------------------------------------------------------
+
+
+def test_ctrl_c_at_the_prompt_exits_130() -> None:
+    terminal = Terminal("solve", "--backend", "sat")
+    try:
+        terminal.until("Row 1: ")
+        _wait_until_reading(terminal.process.pid)  # as a person would: after the prompt
+        terminal.process.send_signal(signal.SIGINT)
+        shown = terminal.until("interrupted")
+        assert terminal.process.wait(timeout=30) == 130
+        assert "Traceback" not in shown and "Aborted" not in shown
+    finally:
+        terminal.close()
+
+
+def _wait_until_reading(pid: int) -> None:
+    """Until ``pid`` sleeps in a read (a signal just before the read waits for the input)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/stat") as handle:
+            if handle.read().rsplit(")", 1)[1].split()[0] == "S":
+                return
+        time.sleep(0.05)
+
+
+def test_prompt_size_follows_the_alphabet() -> None:
+    terminal = Terminal("solve", "--alphabet", "1-9A-G", "--backend", "sat")
+    try:
+        shown = terminal.until("Row 1: ")
+        assert "Enter the 16x16 puzzle" in shown
+    finally:
+        terminal.close()
+
+
+def test_prompt_refuses_a_box_and_alphabet_of_different_sizes_before_asking() -> None:
+    terminal = Terminal("solve", "--alphabet", "1-9A-G", "--box", "3x3")
+    try:
+        shown = terminal.until("cp-sudoku: error:")
+        assert terminal.process.wait(timeout=30) == 2
+        shown += terminal.until("symbols")
+        assert "Row 1" not in shown and "--alphabet 1-9A-G has 16 symbols" in shown
+    finally:
+        terminal.close()
+
+
+# --- Back-end options ------------------------------------------------------------------------
+
+
+ANTI_BACKTRACK = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
+
+
+@pytest.mark.parametrize(
+    "setting", ["max_tries=10", "backtrack-plain.max_tries=10", "max_tries = 10"]
+)
+def test_option_reaches_the_back_ends_that_declare_it(setting: str) -> None:
+    result = invoke(
+        "check", ANTI_BACKTRACK, "--jobs", "1", "--json", "--backend", "backtrack-plain",
+        "--option", setting,
+    )  # fmt: skip
+    record = json.loads(result.stdout)
+    assert record["status"] == "unknown" and result.exit_code == 3
+    assert record["backends"]["backtrack-plain"]["stopped"] == "effort limit"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--option", "nosuch=1"], "--option applies to the back ends with option 'nosuch'"),
+        (["--option", "cpsat.max_tries=1"], "cpsat has no option 'max_tries'"),
+        (["--option", "sat.solver=x", "--backend", "cpsat"], "back end sat is not chosen"),
+        (["--option", "max_tries=many", "--backend", "backtrack"], "expected int, got 'many'"),
+        (["--option", "max_tries"], "expected KEY=VALUE or BACKEND.KEY=VALUE"),
+        (["--option", "cpsat.reuse=perhaps", "--backend", "cpsat"], "expected bool"),
+    ],
+)
+def test_bad_back_end_options_are_one_line(args: list[str], message: str) -> None:
+    result = invoke("check", TUTORIAL_4X4, "--jobs", "1", *args)
+    assert result.exit_code == 2
+    assert message in one_line_error(result)
+
+
+def test_json_object_option() -> None:
+    setting = 'cpsat.parameters={"random_seed": 7}'
+    result = invoke("check", TUTORIAL_4X4, "--jobs", "1", "--backend", "cpsat", "--option", setting)
+    assert result.exit_code == 0, result.output
+
+
+# --- Exporters -------------------------------------------------------------------------------
+
+
+def test_export_targets_come_from_the_registry() -> None:
+    command = main.get_command(None, "export")  # type: ignore[arg-type]
+    to = next(p for p in command.params if p.name == "target")
+    assert list(to.type.choices) == list(EXPORTERS)  # type: ignore[attr-defined]
+    assert {"dimacs", "cpsat"} <= set(EXPORTERS)
+    assert all(e.suffix.startswith(".") for e in EXPORTERS.values())
+
+
+def test_export_option_a_format_does_not_take() -> None:
+    result = invoke("export", TUTORIAL_4X4, "--to", "cpsat", "--encoding", "minimal")
+    assert result.exit_code == 2
+    assert "--to cpsat takes no option, not encoding" in one_line_error(result)
+
+
+# --- Internal errors -------------------------------------------------------------------------
+
+
+def test_a_bug_is_exit_3_with_one_line_asking_for_a_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cp_sudoku.run import work
+
+    def broken(*_: object, **__: object) -> None:
+        raise KeyError("a bug inside a back end")
+
+    monkeypatch.setattr(work, "crosscheck", broken)
+    result = invoke("check", TUTORIAL_4X4, "--jobs", "1")
+    assert result.exit_code == 3
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("cp-sudoku: internal error: KeyError") and "report" in line
+
+
+def test_a_value_error_is_not_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cp_sudoku.run import work
+
+    def broken(*_: object, **__: object) -> None:
+        raise ValueError("not the user's fault")
+
+    monkeypatch.setattr(work, "crosscheck", broken)
+    assert invoke("check", TUTORIAL_4X4, "--jobs", "1").exit_code == 3
+
+
+def test_debug_variable_shows_the_traceback(tmp_path: Path) -> None:
+    # A subprocess cannot be monkeypatched: a directory as --json-out is an OSError (exit 2);
+    # an internal error needs a bug, so check the documented switch through the handler.
+    from cp_sudoku.cli import exits
+
+    os.environ["CP_SUDOKU_DEBUG"] = "1"
+    try:
+        with pytest.raises(SystemExit) as stop:
+            try:
+                raise RuntimeError("boom")
+            except RuntimeError as error:
+                exits.handle(error)
+        assert stop.value.code == 3
+    finally:
+        del os.environ["CP_SUDOKU_DEBUG"]
+
+
+def test_no_such_file_and_directory_are_usage_errors(tmp_path: Path) -> None:
+    done = run("count", str(tmp_path))
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"cp-sudoku: error: {tmp_path} is a directory: expected a puzzle file or a puzzle\n"
+    )

@@ -1,0 +1,142 @@
+"""Dask: a local cluster gives what --jobs gives, a killed worker's slice is re-run, and a
+scheduler and workers started as separate processes serve a check."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from run_helpers import ROOT, rows, run_cli, write_puzzles
+
+from cp_sudoku.model import UsageError
+from cp_sudoku.run import Plan
+from cp_sudoku.run.cluster import parse_cluster, runner
+from cp_sudoku.run.resume import Spool
+from cp_sudoku.run.slices import cut, describe
+from cp_sudoku.run.table import run_table
+from cp_sudoku.run.to_file import check_to_file
+
+pytest.importorskip("distributed")
+pytest.importorskip("pyarrow")
+
+
+def test_cluster_values() -> None:
+    assert parse_cluster("local:3").workers == 3
+    assert parse_cluster("tcp://10.0.0.1:8786").address == "tcp://10.0.0.1:8786"
+    for bad in ("local:0", "local:x", "somewhere"):
+        with pytest.raises(UsageError, match="--cluster"):
+            parse_cluster(bad)
+
+
+def test_jobs_and_a_local_cluster_write_the_same_rows(tmp_path: Path) -> None:
+    source = write_puzzles(tmp_path / "p.txt", 120, bad=(5,))
+    common = ["check", str(source), "--slice-lines", "20", "--backend", "sat", "--backend", "cpsat"]
+    outputs = {}
+    for name, how in (("jobs", ["--jobs", "2"]), ("cluster", ["--cluster", "local:2"])):
+        outputs[name] = tmp_path / f"{name}.jsonl"
+        code, err = run_cli(*common, *how, "--output", str(outputs[name]))
+        assert code == 2, err  # the invalid line
+    assert rows(outputs["jobs"]) == rows(outputs["cluster"])
+    assert len(rows(outputs["jobs"])) == 120
+    code, err = run_cli(*common, "--cluster", "local:2")
+    assert code == 2 and "--cluster needs --output" in err
+
+
+def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path) -> None:
+    source = write_puzzles(tmp_path / "p.txt", 240)
+    plan = Plan(("backtrack-plain",))  # slow enough that a slice is still running when killed
+    expected = tmp_path / "inline.jsonl"
+    check_to_file(str(source), str(expected), plan, slice_lines=30)
+    file = cut(source, 30)
+    out = tmp_path / "dask.jsonl"
+    spool = Spool(out, describe(file), plan.backends, resume=False)
+    killed: list[int] = []
+    with runner(1, "local:2") as chosen:
+        client = chosen.executor
+        pids = client.run(os.getpid)
+
+        def kill_one_busy_worker() -> None:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                busy = [w for w, tasks in client.processing().items() if tasks]
+                if busy:
+                    time.sleep(0.3)  # well inside the slice
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    killed.append(pids[busy[0]])
+                    return
+                time.sleep(0.02)
+
+        killer = threading.Thread(target=kill_one_busy_worker)
+        killer.start()
+        done = list(
+            run_table(file, plan, spool, client, window=len(file.slices), submit=chosen.submit)
+        )
+        killer.join()
+    assert killed, "no worker was busy"
+    assert sorted(index for index, _ in done) == list(range(len(file.slices)))
+    assert rows(out) == rows(expected)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.slow
+def test_a_separate_scheduler_and_two_workers_serve_a_check(tmp_path: Path) -> None:
+    dask = shutil.which("dask", path=str(Path(sys.executable).parent)) or shutil.which("dask")
+    if dask is None:
+        pytest.skip("the dask command is not installed")
+    source = write_puzzles(tmp_path / "p.csv", 150, csv=True)
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
+    started = [
+        subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            **quiet,
+        )
+    ]
+    try:
+        for _ in range(2):
+            started.append(
+                subprocess.Popen(
+                    [dask, "worker", address, "--nthreads", "1", "--nworkers", "1",
+                     "--no-dashboard", "--host", "127.0.0.1"],
+                    **quiet,
+                )
+            )  # fmt: skip
+        from distributed import Client
+
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=120)
+        serial, cluster = tmp_path / "serial.jsonl", tmp_path / "cluster.jsonl"
+        code, err = run_cli(
+            "check", str(source), "--jobs", "1", "--slice-lines", "30", "--output", str(serial)
+        )  # fmt: skip
+        assert code in (0, 1), err
+        code, err = run_cli(
+            "check", str(source), "--cluster", address, "--slice-lines", "30",
+            "--output", str(cluster),
+        )  # fmt: skip
+        assert code in (0, 1), err
+        assert rows(serial) == rows(cluster)
+        assert all(row["matches_stated"] for row in rows(cluster))
+    finally:
+        for process in reversed(started):
+            process.send_signal(signal.SIGTERM)
+        for process in started:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()

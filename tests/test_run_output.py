@@ -1,0 +1,92 @@
+"""Rows as JSON lines and Parquet: the schema, invalid lines, slices, the spool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from run_helpers import rows, write_puzzles
+
+from cp_sudoku.model import UsageError
+from cp_sudoku.run import Plan
+from cp_sudoku.run.output import column_types, kind_of
+from cp_sudoku.run.resume import Spool
+from cp_sudoku.run.slices import cut, describe
+from cp_sudoku.run.table import Inline, run_table
+from cp_sudoku.run.to_file import check_to_file
+
+pytest.importorskip("pyarrow")
+
+
+def test_the_schema_names_every_back_end_column_in_plan_order() -> None:
+    names = list(column_types(("sat", "backtrack-plain")))
+    assert names[:8] == [
+        "source", "line", "status", "solution", "agree", "matches_stated", "disagreements", "error"
+    ]  # fmt: skip
+    assert names[8:11] == ["sat_status", "sat_seconds", "sat_solutions"]
+    assert "sat_conflicts" in names and "backtrack_plain_tries" in names
+    assert kind_of("x.PARQUET") == "parquet" and kind_of("x.jsonl") == "jsonl"
+
+
+def test_slices_cover_every_line_once(tmp_path: Path) -> None:
+    path = write_puzzles(tmp_path / "p.txt", 25)
+    file = cut(path, 7)
+    assert [(s.first_line, s.end - s.start > 0) for s in file.slices] == [
+        (1, True), (8, True), (15, True), (22, True)
+    ]  # fmt: skip
+    assert file.slices[-1].end == path.stat().st_size
+    with pytest.raises(UsageError, match="at least one line"):
+        cut(path, 0)
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "parquet"])
+def test_rows_in_input_order_with_known_solutions_and_invalid_lines(
+    tmp_path: Path, suffix: str
+) -> None:
+    path = write_puzzles(tmp_path / "p.csv", 30, csv=True, bad=(4,))
+    out = tmp_path / f"out.{suffix}"
+    tally = check_to_file(str(path), str(out), Plan(("sat", "backtrack")), slice_lines=8)
+    found = rows(out)
+    assert [row["line"] for row in found] == list(range(2, 32))
+    bad = found[3]
+    assert bad["status"] == "invalid" and bad["sat_status"] is None
+    assert bad["error"].startswith(f"{path}:5:")
+    good = [row for row in found if row["status"] != "invalid"]
+    assert all(row["agree"] and row["matches_stated"] for row in good)
+    assert all(row["sat_status"] == row["backtrack_status"] == row["status"] for row in good)
+    unique = [row for row in good if row["status"] == "unique"]
+    assert unique and all(len(row["solution"]) == 81 for row in unique)
+    assert tally.statuses["invalid"] == 1 and tally.total == 30
+    assert not out.with_name(out.name + ".parts").exists()
+
+
+def test_jsonl_and_parquet_hold_the_same_rows(tmp_path: Path) -> None:
+    path = write_puzzles(tmp_path / "p.txt", 12)
+    for suffix in ("jsonl", "parquet"):
+        check_to_file(str(path), str(tmp_path / f"o.{suffix}"), Plan(("sat",)), slice_lines=5)
+    assert rows(tmp_path / "o.jsonl") == rows(tmp_path / "o.parquet")
+    first = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
+    assert list(first) == list(column_types(("sat",)))
+
+
+def test_a_spool_of_another_run_is_refused_and_half_written_parts_are_ignored(
+    tmp_path: Path,
+) -> None:
+    path = write_puzzles(tmp_path / "p.txt", 10)
+    file, plan = cut(path, 4), Plan(("sat",))
+    run = describe(file) | {"plan": "sat"}
+    spool = Spool(tmp_path / "o.parquet", run, plan.backends, resume=False)
+    first = next(run_table(file, plan, spool, Inline(), window=1))
+    assert first[0] == 0 and spool.done() == {0}
+    (spool.dir / "00000001.parquet.tmp").write_bytes(b"half a part")
+    assert spool.done() == {0}
+    with pytest.raises(UsageError, match="--resume"):
+        Spool(tmp_path / "o.parquet", run, plan.backends, resume=False)
+    with pytest.raises(UsageError, match="differs in plan"):
+        Spool(tmp_path / "o.parquet", run | {"plan": "cpsat"}, plan.backends, resume=True)
+    resumed = Spool(tmp_path / "o.parquet", run, plan.backends, resume=True)
+    assert [index for index, _ in run_table(file, plan, resumed, Inline(), window=2)] == [1, 2]
+    whole = tmp_path / "whole.parquet"
+    check_to_file(str(path), str(whole), plan, slice_lines=4)
+    assert rows(tmp_path / "o.parquet") == rows(whole)
