@@ -18,7 +18,7 @@ import click
 
 from cp_sudoku.backends import Backend
 from cp_sudoku.cli import exits
-from cp_sudoku.cli.options import Reading, TimeLimit, reading_options
+from cp_sudoku.cli.options import Reading, reading_options, time_limit
 from cp_sudoku.cli.report import ms
 from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.io import Entry
@@ -81,7 +81,7 @@ def _line(entry: Entry, done: Certified) -> str:
     help="Processes to use, at most the cores and the puzzles; output stays in input order.",
 )
 @click.option(
-    "--time-limit", type=TimeLimit(), default=None, help="Seconds per puzzle for the SAT solver."
+    "--time-limit", callback=time_limit, default=None, help="Seconds per puzzle for the SAT solver."
 )
 def prove(
     puzzle_or_file: str,
