@@ -6,17 +6,78 @@ A standalone click command; the CLI group registers it.  Run alone with
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from cp_sudoku.service.limits import KIB, MIB, Limits
 
+F = TypeVar("F", bound=Callable[..., Any])
 _DEFAULTS = Limits()
+_COUNT = click.IntRange(min=1)
+#: One flag per field of :class:`Limits`: flag, field, unit of the flag's number, type, help.
+_LIMIT_FLAGS: tuple[tuple[str, str, int, click.ParamType, str], ...] = (
+    (
+        "--max-body",
+        "body_bytes",
+        KIB,
+        _COUNT,
+        "KiB a single-puzzle request body may hold (413 past it).",
+    ),
+    ("--max-upload", "upload_bytes", MIB, _COUNT, "MiB a job's upload may hold (413 past it)."),
+    ("--max-puzzles", "puzzles_per_job", 1, _COUNT, "Puzzles a job may hold (413 past it)."),
+    (
+        "--max-limit",
+        "max_limit",
+        1,
+        _COUNT,
+        "Largest solution limit a request may ask (422 past it).",
+    ),
+    (
+        "--max-time-limit",
+        "max_time_limit",
+        1,
+        click.FloatRange(min=0, min_open=True),
+        "Largest time_limit in seconds per back end and puzzle, and the default (422 past it).",
+    ),
+    (
+        "--max-jobs",
+        "queued_jobs",
+        1,
+        _COUNT,
+        "Jobs that may be queued or running (503 with Retry-After past it).",
+    ),
+    (
+        "--queue",
+        "queue",
+        1,
+        click.IntRange(min=0),
+        "Single requests that may wait for a worker (503 with Retry-After past it).",
+    ),
+)
 
 
 def _workers() -> int:
     from cp_sudoku.run import cores  # the CLI's "all cores"
 
     return cores()
+
+
+def _limit_options(command: F) -> F:
+    """The flags of :data:`_LIMIT_FLAGS`, each defaulting to :class:`Limits`' value in its unit;
+    the command receives them under the field names."""
+    for flag, field, unit, kind, text in reversed(_LIMIT_FLAGS):
+        default = getattr(_DEFAULTS, field)
+        command = click.option(
+            flag,
+            field,
+            type=kind,
+            default=default // unit if unit > 1 else default,
+            show_default=True,
+            help=text,
+        )(command)
+    return command
 
 
 @click.command()
@@ -42,67 +103,13 @@ def _workers() -> int:
     show_default=True,
     help="SQLite file of the job store (created when missing).",
 )
-@click.option(
-    "--max-body",
-    type=click.IntRange(min=1),
-    default=_DEFAULTS.body_bytes // KIB,
-    show_default=True,
-    help="KiB a single-puzzle request body may hold (413 past it).",
-)
-@click.option(
-    "--max-upload",
-    type=click.IntRange(min=1),
-    default=_DEFAULTS.upload_bytes // MIB,
-    show_default=True,
-    help="MiB a job's upload may hold (413 past it).",
-)
-@click.option(
-    "--max-puzzles",
-    type=click.IntRange(min=1),
-    default=_DEFAULTS.puzzles_per_job,
-    show_default=True,
-    help="Puzzles a job may hold (413 past it).",
-)
-@click.option(
-    "--max-limit",
-    type=click.IntRange(min=1),
-    default=_DEFAULTS.max_limit,
-    show_default=True,
-    help="Largest solution limit a request may ask (422 past it).",
-)
-@click.option(
-    "--max-time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=_DEFAULTS.max_time_limit,
-    show_default=True,
-    help="Largest time_limit in seconds per back end and puzzle, and the default (422 past it).",
-)
-@click.option(
-    "--max-jobs",
-    type=click.IntRange(min=1),
-    default=_DEFAULTS.queued_jobs,
-    show_default=True,
-    help="Jobs that may be queued or running (503 with Retry-After past it).",
-)
-@click.option(
-    "--queue",
-    type=click.IntRange(min=0),
-    default=_DEFAULTS.queue,
-    show_default=True,
-    help="Single requests that may wait for a worker (503 with Retry-After past it).",
-)
+@_limit_options
 def serve(
     host: str,
     port: int,
     workers: int,
     db: str,
-    max_body: int,
-    max_upload: int,
-    max_puzzles: int,
-    max_limit: int,
-    max_time_limit: float,
-    max_jobs: int,
-    queue: int,
+    **limit_flags: float,
 ) -> None:
     """Serve the HTTP API (JSON under /v1, OpenAPI at /docs) and the web page at /.
 
@@ -121,15 +128,7 @@ def serve(
 
     from cp_sudoku.service.app import Settings, create_app
 
-    limits = Limits(
-        body_bytes=max_body * KIB,
-        upload_bytes=max_upload * MIB,
-        puzzles_per_job=max_puzzles,
-        max_limit=max_limit,
-        max_time_limit=max_time_limit,
-        queued_jobs=max_jobs,
-        queue=queue,
-    )
+    limits = Limits(**{field: limit_flags[field] * unit for _, field, unit, _, _ in _LIMIT_FLAGS})
     app = create_app(Settings(db=Path(db), workers=workers, limits=limits))
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"cp-sudoku serve: the page at http://{shown}:{port}/", err=True)
