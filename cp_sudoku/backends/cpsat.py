@@ -82,16 +82,7 @@ class _Builder:
             index = puzzle.index
             for cell, value in puzzle.givens.items():
                 model.add(self.vars[index[cell]] == value)
-        dispatch(
-            puzzle,
-            {
-                Unit: self.unit,
-                SparseUnit: self.sparse_unit,
-                Cage: self.cage,
-                Visibility: self.visibility,
-            },
-            self.table,
-        )
+        dispatch(puzzle, self, self.table)
         self.result = (model, self.vars)
 
     def of(self, constraint: Constraint) -> list[cp_model.IntVar]:

@@ -197,17 +197,7 @@ class _Writer:
                 self.clauses.extend([-a, -b] for a, b in combinations(lits.values(), 2))
         if not simplify:
             self.clauses.extend([self.literal[index[c]][v]] for c, v in puzzle.givens.items())
-        dispatch(
-            puzzle,
-            {
-                Unit: self.unit,
-                SparseUnit: self.sparse_unit,
-                Cage: self.cage,
-                Relation: self.pairs,
-                Visibility: self.visibility,
-            },
-            self.table,
-        )
+        dispatch(puzzle, self, self.table)
         self.cnf = Cnf(self.top, self.clauses, self.literal, self.fixed, puzzle.cells, encoding)
 
     def members(self, constraint: Constraint) -> list[int]:
@@ -280,6 +270,10 @@ class _Writer:
                     + [self.literal[i][value] for i in members if value in self.literal[i]]
                 )
         self.selectors(members, selectors, support)
+
+    def relation(self, relation: Relation) -> None:
+        """A relation of two cells: its forbidden pairs of values."""
+        self.pairs(relation)
 
     def pairs(self, constraint: Constraint) -> None:
         """A two-cell constraint: one binary clause per forbidden pair of values."""

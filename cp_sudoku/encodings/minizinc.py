@@ -83,17 +83,7 @@ class _Writer:
         for cell, value in sorted(puzzle.givens.items()):
             lines.append(f"constraint {self.ref(cell)} = {value};")
         self.lines = lines
-        dispatch(
-            puzzle,
-            {
-                Unit: self.unit,
-                SparseUnit: self.sparse_unit,
-                Cage: self.cage,
-                Relation: self.relation,
-                Visibility: self.visibility,
-            },
-            self.unsupported,
-        )
+        dispatch(puzzle, self, self.unsupported)
         lines.append("solve satisfy;")
         self.result = MiniZincModel("\n".join(lines) + "\n", self.grid_shaped)
 

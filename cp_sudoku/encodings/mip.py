@@ -152,16 +152,7 @@ class _Builder:
                 var = mip.cell_vars[index[cell]][value]
                 mip.add_row(f"given_{cell_name(cell)}", [(var, 1)], "=", 1)
         self.tables = 0
-        dispatch(
-            puzzle,
-            {
-                Unit: self.unit,
-                SparseUnit: self.sparse_unit,
-                Cage: self.cage,
-                Relation: self.relation,
-            },
-            self.table,
-        )
+        dispatch(puzzle, self, self.table)
 
     def terms(self, i: int, weighted: bool = False) -> list[tuple[int, int]]:
         """Cell ``i``'s binaries as terms, with coefficient 1 or its value."""

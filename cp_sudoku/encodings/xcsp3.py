@@ -67,16 +67,7 @@ class _Writer:
                 "    </instantiation>",
             ]
         self.domains = candidates(puzzle)
-        dispatch(
-            puzzle,
-            {
-                Unit: self.unit,
-                SparseUnit: self.sparse_unit,
-                Cage: self.cage,
-                Relation: self.relation,
-            },
-            self.table,
-        )
+        dispatch(puzzle, self, self.table)
         self.lines += ["  </constraints>", "</instance>"]
         self.text = "\n".join(self.lines) + "\n"
 
