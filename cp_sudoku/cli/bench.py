@@ -13,34 +13,19 @@ from rich.console import Console
 from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.bench import Record, run_bench, table
 from cp_sudoku.cli import exits
-from cp_sudoku.cli.options import backend_option, time_limit_option
+from cp_sudoku.cli.options import backend_option, count_option, time_limit_option
 
 
 @click.command()
 @click.argument("datasets", nargs=-1, required=True)
 @backend_option("measure")
-@click.option(
-    "--limit-puzzles",
-    metavar="N",
-    type=click.IntRange(min=1),
-    help="Measure only the first N puzzles of each data set.",
-)
-@click.option(
-    "--repeat",
-    metavar="R",
-    default=1,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Solve each data set R times (figures pool every solve).",
+@count_option("--limit-puzzles", "Measure only the first N puzzles of each data set.")
+@count_option(
+    "--repeat", "Solve each data set R times (figures pool every solve).", metavar="R", default=1
 )
 @click.option("--no-baselines", is_flag=True, help="Skip the baselines.")
-@click.option(
-    "--baseline-puzzles",
-    metavar="N",
-    default=300,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Baselines run on the first N puzzles of each data set.",
+@count_option(
+    "--baseline-puzzles", "Baselines run on the first N puzzles of each data set.", default=300
 )
 @time_limit_option("Seconds per solve")
 @click.option(

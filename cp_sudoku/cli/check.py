@@ -13,14 +13,14 @@ from click.core import ParameterSource
 from rich.console import Console
 
 from cp_sudoku.cli import exits, inputs
-from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_options
+from cp_sudoku.cli.options import Reading, Solving, jobs_option, reading_options, solving_options
 from cp_sudoku.cli.progress import Emit, streams
 from cp_sudoku.cli.report import ms, problems
 from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.cli.to_file import check_table, table_options
 from cp_sudoku.display import error_record, verdict_record
 from cp_sudoku.io import Entry, grid_string
-from cp_sudoku.run import Checked, Outcome, cores
+from cp_sudoku.run import Checked, Outcome
 from cp_sudoku.run import check as check_work
 
 
@@ -29,14 +29,7 @@ from cp_sudoku.run import check as check_work
 @solving_options(limit=2)
 @reading_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle (JSON lines).")
-@click.option(
-    "--jobs",
-    metavar="N",
-    type=click.IntRange(min=1),
-    default=cores,
-    show_default="all cores",
-    help="Processes to use, at most the cores and the puzzles; output stays in input order.",
-)
+@jobs_option
 @table_options
 def check(
     puzzle_or_file: str,

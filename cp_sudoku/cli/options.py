@@ -26,7 +26,7 @@ from cp_sudoku.backends import DEFAULT_BACKENDS, available, backend_class
 from cp_sudoku.backends.base import Option, check_limits
 from cp_sudoku.io import READERS, Alphabet, parse_alphabet
 from cp_sudoku.model import CpSudokuError, UsageError
-from cp_sudoku.run import Plan
+from cp_sudoku.run import Plan, cores
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: The short flags and the generic option each stands for.
@@ -190,6 +190,36 @@ def backend_option(verb: str) -> Callable[[F], F]:
     )
 
 
+def count_option(
+    flag: str,
+    help: str,
+    *,
+    metavar: str = "N",
+    default: int | Callable[[], int] | None = None,
+    show_default: bool | str = True,
+) -> Callable[[F], F]:
+    """``flag N``, a whole number of at least 1 (None when not given and no default)."""
+    return click.option(
+        flag,
+        metavar=metavar,
+        type=click.IntRange(min=1),
+        default=default,
+        show_default=show_default,
+        help=help,
+    )
+
+
+def processes_option(flag: str, help: str) -> Callable[[F], F]:
+    """``flag N``: how many processes, by default all cores (:func:`cp_sudoku.run.cores`)."""
+    return count_option(flag, help, default=cores, show_default="all cores")
+
+
+#: ``--jobs N`` of the commands that run a file of puzzles in a process pool.
+jobs_option = processes_option(
+    "--jobs", "Processes to use, at most the cores and the puzzles; output stays in input order."
+)
+
+
 def time_limit_option(per: str) -> Callable[[F], F]:
     """``--time-limit SECONDS`` checked by :func:`time_limit`: ``time_limit`` float or None."""
     return click.option(
@@ -203,13 +233,11 @@ def time_limit_option(per: str) -> Callable[[F], F]:
 def _solving_decorators(limit: int) -> list[Callable[[Any], Any]]:
     return [
         backend_option("run"),
-        click.option(
+        count_option(
             "--limit",
+            "Solutions to look for per back end (2 proves uniqueness).",
             metavar="K",
             default=limit,
-            show_default=True,
-            type=click.IntRange(min=1),
-            help="Solutions to look for per back end (2 proves uniqueness).",
         ),
         time_limit_option("Seconds per back end and puzzle"),
         click.option(
@@ -225,11 +253,9 @@ def _solving_decorators(limit: int) -> list[Callable[[Any], Any]]:
             metavar="NAME",
             help="Short for --option solver=NAME: the python-sat solver, e.g. cadical195.",
         ),
-        click.option(
+        count_option(
             "--max-tries",
-            metavar="N",
-            type=click.IntRange(min=1),
-            help="Short for --option max_tries=N: tries after which a backtracker stops (unknown).",
+            "Short for --option max_tries=N: tries after which a backtracker stops (unknown).",
         ),
     ]
 

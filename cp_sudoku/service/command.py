@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
+from cp_sudoku.cli.options import processes_option
 from cp_sudoku.service.limits import KIB, MIB, Limits
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -58,12 +59,6 @@ _LIMIT_FLAGS: tuple[tuple[str, str, int, click.ParamType, str], ...] = (
 )
 
 
-def _workers() -> int:
-    from cp_sudoku.run import cores  # the CLI's "all cores"
-
-    return cores()
-
-
 def _limit_options(command: F) -> F:
     """The flags of :data:`_LIMIT_FLAGS`, each defaulting to :class:`Limits`' value in its unit;
     the command receives them under the field names."""
@@ -89,13 +84,7 @@ def _limit_options(command: F) -> F:
     type=click.IntRange(0, 65535),
     help="Port to listen on.",
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=_workers,
-    show_default="all cores",
-    help="Worker processes that solve.",
-)
+@processes_option("--workers", "Worker processes that solve.")
 @click.option(
     "--db",
     type=click.Path(dir_okay=False),

@@ -18,12 +18,12 @@ import click
 
 from cp_sudoku.backends import Backend
 from cp_sudoku.cli import exits
-from cp_sudoku.cli.options import Reading, reading_options, time_limit_option
+from cp_sudoku.cli.options import Reading, jobs_option, reading_options, time_limit_option
 from cp_sudoku.cli.report import ms
 from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.io import Entry
 from cp_sudoku.model import PuzzleError
-from cp_sudoku.run import Plan, cores
+from cp_sudoku.run import Plan
 from cp_sudoku.verify.certificate import certificate_name, certificate_paths
 from cp_sudoku.verify.certify import Certified, certify
 from cp_sudoku.verify.check import checker_version
@@ -73,13 +73,7 @@ def _line(entry: Entry, done: Certified) -> str:
     help="Directory for NAME.cert.json, NAME.cnf and NAME.drat.",
 )
 @click.option("--explain", is_flag=True, help="Also solve by logic alone and record the steps.")
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=cores,
-    show_default="all cores",
-    help="Processes to use, at most the cores and the puzzles; output stays in input order.",
-)
+@jobs_option
 @time_limit_option("Seconds per puzzle for the SAT solver")
 def prove(
     puzzle_or_file: str,
