@@ -224,6 +224,11 @@ class _Grid:
     def unit_values(self, unit: Unit) -> set[int]:
         return {self.placed[c] for c in unit.cells if c in self.placed}
 
+    def unplaced(self, unit: Unit) -> dict[int, list[Cell]]:
+        """Each value not yet placed in ``unit`` (in value order): the open cells it may take."""
+        taken = self.unit_values(unit)
+        return {v: self.where(unit, v) for v in self.values if v not in taken}
+
     def removals(
         self, cells: Sequence[Cell], values: Iterable[int]
     ) -> tuple[tuple[Cell, int], ...]:
@@ -258,11 +263,7 @@ def _naked_single(g: _Grid) -> Step | None:
 
 def _hidden_single(g: _Grid) -> Step | None:
     for unit in g.full:
-        taken = g.unit_values(unit)
-        for value in g.values:
-            if value in taken:
-                continue
-            places = g.where(unit, value)
+        for value, places in g.unplaced(unit).items():
             if len(places) == 1:
                 cell = places[0]
                 text = f"in {unit.name}, {value} fits only at {cell_name(cell)}"
@@ -327,11 +328,7 @@ def _matches(domains: list[list[int]], digits: list[int]) -> bool:
 
 def _locked_candidates(g: _Grid) -> Step | None:
     for base in g.full:
-        taken = g.unit_values(base)
-        for value in g.values:
-            if value in taken:
-                continue
-            places = g.where(base, value)
+        for value, places in g.unplaced(base).items():
             if len(places) < 2:
                 continue
             for other in g.units:
@@ -375,8 +372,7 @@ def _naked_subset(size: int) -> Callable[[_Grid], Step | None]:
 def _hidden_subset(size: int) -> Callable[[_Grid], Step | None]:
     def find(g: _Grid) -> Step | None:
         for unit in g.full:
-            taken = g.unit_values(unit)
-            places = {v: g.where(unit, v) for v in g.values if v not in taken}
+            places = g.unplaced(unit)
             few = [v for v, cells in places.items() if 2 <= len(cells) <= size]
             for group in combinations(few, size):
                 cells = sorted(set().union(*(places[v] for v in group)))
