@@ -26,15 +26,16 @@ fallback because MiniZinc states each rule directly.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.encodings.text import TextWriter
 from cp_sudoku.model import (
     Cage,
-    Cell,
     Constraint,
     Puzzle,
-    Relation,
     SparseUnit,
     Unit,
     Visibility,
@@ -66,10 +67,19 @@ def to_minizinc(puzzle: Puzzle) -> MiniZincModel:
     return _Writer(puzzle).result
 
 
-class _Writer:
+class _Writer(TextWriter):
+    MATRIX_REF = "x[{row}, {col}]"
+    LIST_REF = "x[{index}]"
+    FIRST = 1
+    RELATIONS: ClassVar[Mapping[str, str]] = {
+        "<": "{a} < {b}",
+        "non-consecutive": "abs({a} - {b}) > 1",
+        "difference": "abs({a} - {b}) = {k}",
+        "ratio": "({a} = {k} * {b} \\/ {b} = {k} * {a})",
+    }
+
     def __init__(self, puzzle: Puzzle) -> None:
-        self.puzzle = puzzle
-        self.grid_shaped = len(puzzle.cells) == puzzle.rows * puzzle.cols
+        super().__init__(puzzle)
         low, high = puzzle.min_value, puzzle.max_value
         lines = [
             f"% cp-sudoku: {puzzle!r}",
@@ -87,24 +97,19 @@ class _Writer:
         lines.append("solve satisfy;")
         self.result = MiniZincModel("\n".join(lines) + "\n", self.grid_shaped)
 
-    def ref(self, cell: Cell) -> str:
-        if self.grid_shaped:
-            return f"x[{cell[0] + 1}, {cell[1] + 1}]"
-        return f"x[{self.puzzle.index[cell] + 1}]"
-
     def array(self, constraint: Constraint) -> str:
         return "[" + ", ".join(self.ref(c) for c in constraint.cells) + "]"
 
-    def add(self, text: str, comment: str) -> None:
-        self.lines.append(f"constraint {text};  % {comment}")
+    def rule(self, text: str, note: str) -> None:
+        self.lines.append(f"constraint {text};  % {note}")
 
     def unit(self, unit: Unit) -> None:
-        self.add(f"all_different({self.array(unit)})", unit.name)
+        self.rule(f"all_different({self.array(unit)})", unit.name)
 
     def sparse_unit(self, unit: SparseUnit) -> None:
         cells = self.array(unit)
         empty = len(unit.cells) - unit.top
-        self.add(
+        self.rule(
             f"forall(h in 1..{unit.top})(count({cells}, h) = 1) /\\ count({cells}, 0) = {empty}",
             unit.name,
         )
@@ -114,19 +119,7 @@ class _Writer:
         text = _operation(cage.op, refs, cage.target)
         if cage.distinct and len(refs) > 1:
             text += f" /\\ all_different({self.array(cage)})"
-        self.add(text, cage.describe())
-
-    def relation(self, relation: Relation) -> None:
-        a, b = (self.ref(c) for c in relation.cells)
-        if relation.op == "<":
-            text = f"{a} < {b}"
-        elif relation.op == "non-consecutive":
-            text = f"abs({a} - {b}) > 1"
-        elif relation.op == "difference":
-            text = f"abs({a} - {b}) = {relation.value}"
-        else:
-            text = f"({a} = {relation.value} * {b} \\/ {b} = {relation.value} * {a})"
-        self.add(text, relation.describe())
+        self.rule(text, cage.describe())
 
     def visibility(self, clue: Visibility) -> None:
         cells = self.array(clue)
@@ -136,7 +129,7 @@ class _Writer:
             f"sum(i in 1..{size})(bool2int(v[i] > 0 /\\ forall(j in 1..i-1)(v[j] < v[i]))) "
             f"= {clue.count}"
         )
-        self.add(seen, clue.describe())
+        self.rule(seen, clue.describe())
 
     def unsupported(self, constraint: Constraint) -> None:
         raise TypeError(f"no MiniZinc rule for {type(constraint).__name__}")

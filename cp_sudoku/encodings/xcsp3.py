@@ -24,15 +24,16 @@ Each constraint carries a ``note`` attribute saying what it is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
 from xml.sax.saxutils import quoteattr
 
 from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.encodings.text import TextWriter
 from cp_sudoku.model import (
     Cage,
-    Cell,
     Constraint,
     Puzzle,
-    Relation,
     SparseUnit,
     Unit,
     candidates,
@@ -44,10 +45,19 @@ def xcsp3(puzzle: Puzzle) -> str:
     return _Writer(puzzle).text
 
 
-class _Writer:
+class _Writer(TextWriter):
+    MATRIX_REF = "x[{row}][{col}]"
+    LIST_REF = "x[{index}]"
+    FIRST = 0
+    RELATIONS: ClassVar[Mapping[str, str]] = {
+        "<": "lt({a},{b})",
+        "non-consecutive": "gt(dist({a},{b}),1)",
+        "difference": "eq(dist({a},{b}),{k})",
+        "ratio": "or(eq({a},mul({k},{b})),eq({b},mul({k},{a})))",
+    }
+
     def __init__(self, puzzle: Puzzle) -> None:
-        self.puzzle = puzzle
-        self.grid_shaped = len(puzzle.cells) == puzzle.rows * puzzle.cols
+        super().__init__(puzzle)
         size = f"[{puzzle.rows}][{puzzle.cols}]" if self.grid_shaped else f"[{len(puzzle.cells)}]"
         values = f"{puzzle.min_value}..{puzzle.max_value}"
         self.lines = [
@@ -70,11 +80,6 @@ class _Writer:
         dispatch(puzzle, self, self.table)
         self.lines += ["  </constraints>", "</instance>"]
         self.text = "\n".join(self.lines) + "\n"
-
-    def ref(self, cell: Cell) -> str:
-        if self.grid_shaped:
-            return f"x[{cell[0]}][{cell[1]}]"
-        return f"x[{self.puzzle.index[cell]}]"
 
     def refs(self, constraint: Constraint) -> str:
         return " ".join(self.ref(c) for c in constraint.cells)
@@ -109,18 +114,8 @@ class _Writer:
         if cage.distinct and len(cage.cells) > 1:
             self.element("allDifferent", cage.describe(), f" {self.refs(cage)} ")
 
-    def relation(self, relation: Relation) -> None:
-        a, b = (self.ref(c) for c in relation.cells)
-        k = relation.value
-        if relation.op == "<":
-            text = f"lt({a},{b})"
-        elif relation.op == "non-consecutive":
-            text = f"gt(dist({a},{b}),1)"
-        elif relation.op == "difference":
-            text = f"eq(dist({a},{b}),{k})"
-        else:
-            text = f"or(eq({a},mul({k},{b})),eq({b},mul({k},{a})))"
-        self.element("intension", relation.describe(), f" {text} ")
+    def rule(self, text: str, note: str) -> None:
+        self.element("intension", note, f" {text} ")
 
     def table(self, constraint: Constraint) -> None:
         index = self.puzzle.index

@@ -1,0 +1,41 @@
+"""What the writers of a puzzle as a text model (MiniZinc, XCSP3) share: the
+array ``x`` of the cells, a cell's reference into it, and a relation's rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from cp_sudoku.model import Cell, Puzzle, Relation
+
+
+class TextWriter:
+    """Writes ``puzzle`` over one array ``x``: a rows x columns matrix when the
+    cells fill the grid (:attr:`grid_shaped`), else a list in ``Puzzle.cells`` order."""
+
+    #: A cell's reference in the matrix (``{row}``, ``{col}``) and in the list (``{index}``).
+    MATRIX_REF: ClassVar[str]
+    LIST_REF: ClassVar[str]
+    #: The index of the first row, column or list element in the language (0 or 1).
+    FIRST: ClassVar[int]
+    #: Each relation operator's rule over the references ``{a}``, ``{b}`` and the value ``{k}``.
+    RELATIONS: ClassVar[Mapping[str, str]]
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.grid_shaped = len(puzzle.cells) == puzzle.rows * puzzle.cols
+
+    def ref(self, cell: Cell) -> str:
+        """The reference to ``cell`` in ``x``."""
+        if self.grid_shaped:
+            return self.MATRIX_REF.format(row=cell[0] + self.FIRST, col=cell[1] + self.FIRST)
+        return self.LIST_REF.format(index=self.puzzle.index[cell] + self.FIRST)
+
+    def rule(self, text: str, note: str) -> None:
+        """Write the rule ``text`` (in the language's expression syntax), saying ``note``."""
+        raise NotImplementedError
+
+    def relation(self, relation: Relation) -> None:
+        a, b = (self.ref(c) for c in relation.cells)
+        text = self.RELATIONS[relation.op].format(a=a, b=b, k=relation.value)
+        self.rule(text, relation.describe())
