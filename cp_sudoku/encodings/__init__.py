@@ -5,6 +5,7 @@
 - :mod:`~cp_sudoku.encodings.sums`: the digit sets of sum cages;
 - :mod:`~cp_sudoku.encodings.shapes`: what a compiled model may be reused for;
 - :mod:`~cp_sudoku.encodings.dispatch`: one compile step per constraint type;
+- :mod:`~cp_sudoku.encodings.text`: what the MiniZinc and XCSP3 writers share;
 - :mod:`~cp_sudoku.encodings.mip`: the 0-1 integer programming model, written
   by :mod:`~cp_sudoku.encodings.lp`, :mod:`~cp_sudoku.encodings.mps` and
   :mod:`~cp_sudoku.encodings.opb`;

@@ -98,7 +98,7 @@ def serve(
     port: int,
     workers: int,
     db: str,
-    **limit_flags: float,
+    **limit_flags: Any,
 ) -> None:
     """Serve the HTTP API (JSON under /v1, OpenAPI at /docs) and the web page at /.
 
