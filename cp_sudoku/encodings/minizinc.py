@@ -69,7 +69,6 @@ def to_minizinc(puzzle: Puzzle) -> MiniZincModel:
 
 class _Writer(TextWriter):
     MATRIX_REF = "x[{row}, {col}]"
-    LIST_REF = "x[{index}]"
     FIRST = 1
     RELATIONS: ClassVar[Mapping[str, str]] = {
         "<": "{a} < {b}",

@@ -13,9 +13,8 @@ class TextWriter:
     """Writes ``puzzle`` over one array ``x``: a rows x columns matrix when the
     cells fill the grid (:attr:`grid_shaped`), else a list in ``Puzzle.cells`` order."""
 
-    #: A cell's reference in the matrix (``{row}``, ``{col}``) and in the list (``{index}``).
+    #: A cell's reference in the matrix (``{row}``, ``{col}``); in the list it is ``x[index]``.
     MATRIX_REF: ClassVar[str]
-    LIST_REF: ClassVar[str]
     #: The index of the first row, column or list element in the language (0 or 1).
     FIRST: ClassVar[int]
     #: Each relation operator's rule over the references ``{a}``, ``{b}`` and the value ``{k}``.
@@ -29,7 +28,7 @@ class TextWriter:
         """The reference to ``cell`` in ``x``."""
         if self.grid_shaped:
             return self.MATRIX_REF.format(row=cell[0] + self.FIRST, col=cell[1] + self.FIRST)
-        return self.LIST_REF.format(index=self.puzzle.index[cell] + self.FIRST)
+        return f"x[{self.puzzle.index[cell] + self.FIRST}]"
 
     def rule(self, text: str, note: str) -> None:
         """Write the rule ``text`` (in the language's expression syntax), saying ``note``."""

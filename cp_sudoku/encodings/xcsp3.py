@@ -47,7 +47,6 @@ def xcsp3(puzzle: Puzzle) -> str:
 
 class _Writer(TextWriter):
     MATRIX_REF = "x[{row}][{col}]"
-    LIST_REF = "x[{index}]"
     FIRST = 0
     RELATIONS: ClassVar[Mapping[str, str]] = {
         "<": "lt({a},{b})",
