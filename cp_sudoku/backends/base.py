@@ -23,23 +23,16 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from cp_sudoku.model import (
-    Cage,
+    CONSTRAINT_TYPES,
     Constraint,
     Grid,
     Puzzle,
-    Relation,
-    SparseUnit,
-    Unit,
-    Visibility,
     out_of_reach,
 )
 from cp_sudoku.model.errors import UsageError
 
 Status = Literal["unique", "multiple", "none", "unknown"]
 STATUSES: tuple[Status, ...] = ("unique", "multiple", "none", "unknown")
-
-#: Every constraint type of the model.
-ALL_TYPES: frozenset[type[Constraint]] = frozenset({Unit, SparseUnit, Cage, Relation, Visibility})
 
 
 @dataclass(frozen=True)
@@ -216,7 +209,7 @@ class Backend(ABC):
     #: A short description for listings.
     summary: ClassVar[str] = ""
     #: The constraint types it compiles (others are declined).
-    supports: ClassVar[frozenset[type[Constraint]]] = ALL_TYPES
+    supports: ClassVar[frozenset[type[Constraint]]] = CONSTRAINT_TYPES
     #: The names of its effort counts in :attr:`Result.stats`.
     statistics: ClassVar[tuple[str, ...]] = ()
     #: The statistics that measure encoding size (not effort).
@@ -238,7 +231,7 @@ class Backend(ABC):
 
     def declines(self, puzzle: Puzzle) -> str | None:
         """Why this back end does not solve ``puzzle`` (``not supported by dlx: Cage``), or None."""
-        if self.supports is ALL_TYPES:
+        if self.supports is CONSTRAINT_TYPES:
             return None
         missing = {type(c) for c in puzzle.constraints} - self.supports
         if not missing:

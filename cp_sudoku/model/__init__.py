@@ -8,6 +8,7 @@ straight from the rules and used to re-verify every grid a back end returns.
 from cp_sudoku.model.checker import is_solution, violations
 from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach
 from cp_sudoku.model.constraints import (
+    CONSTRAINT_TYPES,
     OPERATIONS,
     RELATIONS,
     Cage,
@@ -28,6 +29,7 @@ from cp_sudoku.model.errors import (
 from cp_sudoku.model.puzzle import Grid, Puzzle, cells_of
 
 __all__ = [
+    "CONSTRAINT_TYPES",
     "OPERATIONS",
     "RELATIONS",
     "Cage",

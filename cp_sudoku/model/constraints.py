@@ -357,3 +357,9 @@ class Visibility(Constraint):
         """``clue 3 seen from the left of r2c1``."""
         where = f" from the {self.side}" if self.side else ""
         return f"clue {self.count} seen{where} of {cell_name(self.cells[0])}"
+
+
+#: Every constraint type of the model.
+CONSTRAINT_TYPES: frozenset[type[Constraint]] = frozenset(
+    {Unit, SparseUnit, Cage, Relation, Visibility}
+)
