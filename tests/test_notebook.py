@@ -29,6 +29,7 @@ PLAIN_MAX_TRIES = 2_000
 CNF_SIZES = (4, 9)
 SCALING_SIZES = (4, 9)
 SCALING_PER_SIZE = 1
+PROOF_SAMPLE = 2
 """
 
 pytestmark = pytest.mark.skipif(
