@@ -88,4 +88,4 @@ def test_notebook_runs_with_tiny_samples() -> None:
         if cell.cell_type == "code"
         for output in cell.outputs
     )
-    assert images >= 8  # one per figure: the sections all drew
+    assert images >= 16  # one per figure: the sections all drew
