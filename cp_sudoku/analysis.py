@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pysat.solvers import Solver
 
-from cp_sudoku.backends import Backend, available, backend_class, get_backend
+from cp_sudoku.backends import Backend, available, backend_class
 from cp_sudoku.backends.base import STATUSES
-from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.crosscheck import crosscheck, resolve
 from cp_sudoku.datasets import dataset_path
 from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
 from cp_sudoku.io import Entry, parse_line, puzzle_string, read_file
@@ -313,8 +313,7 @@ def build_backends(
     Raises:
         ValueError: an unknown name or option.
     """
-    options = options or {}
-    return [get_backend(name, **options.get(name, {})) for name in names]
+    return Plan(tuple(names), options or {}).build()
 
 
 def run_records(
@@ -348,7 +347,7 @@ def run_records(
 
     ``progress`` shows a progress bar (rich) over the puzzles.
     """
-    built = [get_backend(b) if isinstance(b, str) else b for b in backends]
+    built = resolve(backends)
     plan = Plan(tuple(b.name for b in built), limit=limit, time_limit=time_limit)
     items = list(entries) if progress else entries
     outcomes: Iterable[Outcome[Checked]] = run(items, check, plan, InProcess(built))
@@ -614,7 +613,7 @@ def solution_records(
     grids themselves), and ``differing cells`` (rXcY names of the cells
     where its first two grids differ, empty with fewer than two).
     """
-    built = [get_backend(b) if isinstance(b, str) else b for b in backends]
+    built = resolve(backends)
     verdict = crosscheck(puzzle, built, limit=limit)
     records = []
     for name, result in verdict.results.items():

@@ -214,7 +214,7 @@ def test_cnf_sizes_count_one_unit_clause_per_given() -> None:
 def _sample_puzzles(data: Path) -> list[Puzzle]:
     entries = []
     for name in ("norvig-easy50", "norvig-top95", "royle-17clue"):
-        entries += analysis.load_set(name, 12)
+        entries += analysis.load_set(name, 6)
     return [e.puzzle for e in entries if e.puzzle is not None]
 
 

@@ -177,7 +177,7 @@ def _sample_agrees(data: Path, name: str, step: int, backend: str, size: int) ->
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_dlx_agrees_on_200_of_each_9x9_set(data: Path, name: str) -> None:
-    size = 200 if name != "forum-hardest-1106.txt" else 40
+    size = 200 if name != "forum-hardest-1106.txt" else 15  # 70 ms each; all 375: slow
     _sample_agrees(data, name, SAMPLES[name], "dlx", size)
 
 
