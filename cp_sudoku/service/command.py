@@ -111,8 +111,13 @@ def serve(
       cp-sudoku serve
       cp-sudoku serve --port 8080 --workers 2 --db /var/lib/cp-sudoku/jobs.sqlite3
     """
+    from importlib.util import find_spec
     from pathlib import Path
 
+    from cp_sudoku.model import UsageError
+
+    if find_spec("uvicorn") is None or find_spec("fastapi") is None:
+        raise UsageError("serve needs the web stack: pip install 'cp-sudoku[service]'")
     import uvicorn
 
     from cp_sudoku.service.app import Settings, create_app
