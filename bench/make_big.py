@@ -29,7 +29,7 @@ from math import isqrt
 import click
 
 from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.formats import read_file
+from cp_sudoku.io import read_file
 
 Pair = tuple[str, str]
 

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pysat.solvers import Solver
 
-from cp_sudoku.backends import Backend, available, backend_class, get_backend
+from cp_sudoku.backends import Backend, available, backend_class
 from cp_sudoku.backends.base import STATUSES
-from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.crosscheck import crosscheck, resolve
 from cp_sudoku.datasets import dataset_path
 from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
 from cp_sudoku.io import Entry, parse_line, puzzle_string, read_file
@@ -313,8 +313,7 @@ def build_backends(
     Raises:
         ValueError: an unknown name or option.
     """
-    options = options or {}
-    return [get_backend(name, **options.get(name, {})) for name in names]
+    return Plan(tuple(names), options or {}).build()
 
 
 def run_records(
@@ -348,7 +347,7 @@ def run_records(
 
     ``progress`` shows a progress bar (rich) over the puzzles.
     """
-    built = [get_backend(b) if isinstance(b, str) else b for b in backends]
+    built = resolve(backends)
     plan = Plan(tuple(b.name for b in built), limit=limit, time_limit=time_limit)
     items = list(entries) if progress else entries
     outcomes: Iterable[Outcome[Checked]] = run(items, check, plan, InProcess(built))
@@ -614,7 +613,7 @@ def solution_records(
     grids themselves), and ``differing cells`` (rXcY names of the cells
     where its first two grids differ, empty with fewer than two).
     """
-    built = [get_backend(b) if isinstance(b, str) else b for b in backends]
+    built = resolve(backends)
     verdict = crosscheck(puzzle, built, limit=limit)
     records = []
     for name, result in verdict.results.items():
@@ -665,3 +664,64 @@ def grid_text(puzzle: Puzzle, grid: Grid, marks: Iterable[str] = ()) -> str:
             lines.append("".join("+" if ch == "|" else "-" for ch in row))
         lines.append(row.rstrip())
     return "\n".join(lines)
+
+
+# -- proofs and grades ---------------------------------------------------------------------
+
+#: The grade of a puzzle that the deduction engine cannot finish (its techniques stall).
+NEEDS_SEARCH = "beyond the scale (stalls)"
+
+
+def proof_records(samples: Mapping[str, Iterable[Entry]]) -> list[Record]:
+    """Certify, verify and explain every puzzle of each named sample: one record each.
+
+    The rows of :func:`cp_sudoku.verify.records` (proof lines, prove and
+    check seconds, outcome, techniques...) with ``set`` (the sample's name),
+    ``check_ms`` (dratify's check, milliseconds) and ``grade``: the hardest
+    technique the deduction engine needed when it solved the puzzle, else
+    :data:`NEEDS_SEARCH`.  Entries that could not be read are skipped.
+    """
+    from cp_sudoku.verify import records
+
+    rows = []
+    for name, entries in samples.items():
+        for row in records(entries):
+            solved = row["outcome"] == "solved"
+            grade = (row["hardest"] or "none needed") if solved else NEEDS_SEARCH
+            rows.append(
+                {"set": name, **row, "check_ms": row["check_seconds"] * 1000, "grade": grade}
+            )
+    return rows
+
+
+def grade_order(grades: Iterable[str]) -> list[str]:
+    """The grades present in ``grades``, easiest first: techniques in the order of
+    :data:`cp_sudoku.verify.explain.LEVEL`, then :data:`NEEDS_SEARCH`."""
+    from cp_sudoku.verify.explain import LEVEL
+
+    rank = {"none needed": 0, **LEVEL, NEEDS_SEARCH: len(LEVEL) + 1}
+    return sorted(set(grades), key=rank.__getitem__)
+
+
+def technique_mix(frame: pd.DataFrame) -> pd.DataFrame:
+    """Share (0..1) of each set's deduction steps taken by each technique: sets as
+    rows (in order of appearance), techniques as columns (easiest first); each
+    row sums to 1.  ``frame``: :func:`proof_records` rows."""
+    import pandas as pd
+
+    from cp_sudoku.verify.explain import LEVEL
+
+    counts = pd.DataFrame(
+        [row["techniques"] for row in frame.to_dict("records")], index=frame["set"]
+    ).fillna(0)
+    table = counts.groupby(level="set", sort=False).sum()
+    table = table[sorted(table.columns, key=LEVEL.__getitem__)]
+    return table.div(table.sum(axis=1), axis=0)
+
+
+def logic_share(frame: pd.DataFrame) -> pd.Series:
+    """Share (0..1) of each set's puzzles that the deduction engine solves by logic
+    alone (outcome ``solved``), sets in order of appearance; ``frame``:
+    :func:`proof_records` rows."""
+    solved = frame["outcome"] == "solved"
+    return solved.groupby(frame["set"], sort=False).mean().rename("solved by logic")

@@ -1,7 +1,7 @@
 """Showing puzzles and results: pretty grids, side by side, and JSON records.
 
 The pretty grid draws the puzzle's ``rows`` x ``cols`` positions, one text
-per position, in the puzzle's alphabet (:func:`cp_sudoku.formats.alphabet_of`):
+per position, in the puzzle's alphabet (:func:`cp_sudoku.io.alphabet_of`):
 a value, ``.`` for an empty cell, and for a position that is not a cell its
 label (``Puzzle.labels``: Kakuro clue and black squares).  When the puzzle
 has a box shape, ``|`` separates the boxes of a band and a line of ``-`` and

@@ -302,13 +302,75 @@ def status_plot(mix: pd.DataFrame) -> Figure:
     return fig
 
 
+def proof_vs_grade(frame: pd.DataFrame, grades: Sequence[str]) -> Figure:
+    """Proof lines (left) and dratify's check milliseconds (right) of each puzzle
+    against its grade, one colour per set, log scales; ``frame`` from
+    :func:`cp_sudoku.analysis.proof_records`, ``grades`` the x-axis order
+    (:func:`cp_sudoku.analysis.grade_order`).  Points are spread sideways a little
+    within a grade so that they do not hide each other."""
+    import numpy as np
+
+    sets = _order(frame["set"])
+    colours = _colours(sets)
+    position = {grade: i for i, grade in enumerate(grades)}
+    jitter = np.random.default_rng(0)
+    fig, axes = _figure(2, width=6.0, height=4.8)
+    panels = (
+        ("proof_lines", "Proof size by grade", "DRAT proof lines (log scale)"),
+        ("check_ms", "Proof check time by grade", "check milliseconds (log scale)"),
+    )
+    for ax, (column, title, ylabel) in zip(axes, panels, strict=True):
+        for name in sets:
+            rows = frame[frame["set"] == name].dropna(subset=[column])
+            xs = rows["grade"].map(position) + jitter.uniform(-0.25, 0.25, len(rows))
+            ax.scatter(xs, rows[column], s=12, alpha=0.6, color=colours[name], label=name)
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(grades)), list(grades), rotation=30, ha="right")
+        ax.legend(title="set", fontsize="small")
+        _label(ax, title, "grade: hardest technique the solving path needs", ylabel)
+    fig.tight_layout()
+    return fig
+
+
+def technique_mix_plot(mix: pd.DataFrame, solved: pd.Series) -> Figure:
+    """Left: stacked bars, the percentage of each set's deduction steps taken by each
+    technique (``mix`` from :func:`cp_sudoku.analysis.technique_mix`); right: the
+    percentage of each set's puzzles solved by logic alone (``solved`` from
+    :func:`cp_sudoku.analysis.logic_share`)."""
+    import matplotlib as mpl
+
+    sets = list(mix.index)
+    cycle = mpl.colormaps["tab20"]
+    fig, (mix_ax, solved_ax) = _figure(2, width=6.0, height=4.8)
+    bottom = [0.0] * len(sets)
+    for k, technique in enumerate(mix.columns):
+        shares = list(mix[technique] * 100)
+        mix_ax.bar(sets, shares, bottom=bottom, color=cycle(k % 20), label=technique)
+        bottom = [a + b for a, b in zip(bottom, shares, strict=True)]
+    mix_ax.set_xticks(range(len(sets)), sets, rotation=15, ha="right")
+    mix_ax.set_ylim(0, 100)
+    mix_ax.legend(title="technique", fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    _label(mix_ax, "Technique mix by set", "puzzle set", "deduction steps (% of the set's)")
+    colours = _colours(list(solved.index))
+    for name, share in solved.items():
+        solved_ax.bar(name, share * 100, color=colours[name], label=name)
+    solved_ax.set_xticks(range(len(solved)), list(solved.index), rotation=15, ha="right")
+    solved_ax.set_ylim(0, 105)
+    solved_ax.legend(title="set", fontsize="small")
+    _label(solved_ax, "Solved by logic alone", "puzzle set", "puzzles solved (% of set)")
+    fig.tight_layout()
+    return fig
+
+
 __all__ = [
     "cnf_size_plot",
     "effort_bars",
     "effort_scatter",
     "effort_vs_givens",
+    "proof_vs_grade",
     "scaling_plot",
     "share_plot",
     "status_plot",
+    "technique_mix_plot",
     "time_boxplot",
 ]

@@ -1,26 +1,13 @@
-"""Generated Sudoku grids and puzzles; the Sudoku builder itself is :mod:`cp_sudoku.kinds.sudoku`.
-
-``sudoku``, ``default_box``, ``sudoku_units``, ``grid_size`` and
-``givens_of`` are re-exported from :mod:`cp_sudoku.kinds` for older imports.
-"""
+"""Generated Sudoku grids and puzzles (the Sudoku builder is :mod:`cp_sudoku.kinds.sudoku`)."""
 
 from __future__ import annotations
 
 import random
 
-from cp_sudoku.kinds.grid import default_box, givens_of, grid_size, sudoku_units
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Puzzle
 
-__all__ = [
-    "default_box",
-    "generated_sudoku",
-    "givens_of",
-    "grid_size",
-    "solved_grid",
-    "sudoku",
-    "sudoku_units",
-]
+__all__ = ["generated_sudoku", "solved_grid"]
 
 
 def solved_grid(box: tuple[int, int], seed: int | None = None) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ import pytest
 from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.crosscheck import Verdict, crosscheck
 from cp_sudoku.datasets import data_dir
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
 from cp_sudoku.model import Puzzle, UsageError, is_solution
 
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cp_sudoku.formats import grid_string
+from cp_sudoku.io import grid_string
 from cp_sudoku.puzzles import generated_sudoku
 from cp_sudoku.run.output import TIMING_SUFFIX, kind_of
 

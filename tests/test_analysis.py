@@ -10,7 +10,7 @@ import pytest
 from conftest import grid_of
 
 from cp_sudoku import analysis
-from cp_sudoku.formats import Entry, parse_line
+from cp_sudoku.io import Entry, parse_line
 from cp_sudoku.model import Puzzle, PuzzleError, Unit
 from cp_sudoku.singles import solve_singles
 
@@ -214,7 +214,7 @@ def test_cnf_sizes_count_one_unit_clause_per_given() -> None:
 def _sample_puzzles(data: Path) -> list[Puzzle]:
     entries = []
     for name in ("norvig-easy50", "norvig-top95", "royle-17clue"):
-        entries += analysis.load_set(name, 12)
+        entries += analysis.load_set(name, 6)
     return [e.puzzle for e in entries if e.puzzle is not None]
 
 

@@ -11,9 +11,9 @@ from conftest import lines
 from cp_sudoku import crosscheck
 from cp_sudoku.backends import DEFAULT_BACKENDS, get_backend
 from cp_sudoku.crosscheck import count, solutions
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Puzzle, PuzzleError, UsageError, is_solution
-from cp_sudoku.puzzles import sudoku
 
 TUTORIAL_4X4 = "......122..4.4.."  # 3 solutions (the tutorial's exactly-3 puzzle is below)
 THREE = "34..12.....3...."
@@ -176,3 +176,48 @@ def test_a_declined_puzzle_is_unknown_says_why_and_is_ignored_by_the_judge() -> 
     verdict = crosscheck(puzzle, [UnitsOnly(), "sat"], limit=1000)
     assert verdict.agree and verdict.declined == ("units-only",)
     assert verdict.status == "multiple" and len(verdict.solutions) == 48
+
+
+BIG = "9" * 23
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            f"kind: kenken\nsize: 2\ncages:\n{BIG}* r1c1 r1c2; 3+ r2c1 r2c2\n",
+            f"cage {BIG}* {{r1c1,r1c2}}: no values 1..2 give {BIG}",
+        ),
+        (
+            f"kind: killer\nsize: 4\ncages:\n{BIG} r1c1 r1c2; 7 r1c3 r1c4\n"
+            "7 r2c1 r2c2; 3 r2c3 r2c4; 3 r3c1 r3c2; 7 r3c3 r3c4; 7 r4c1 r4c2; 3 r4c3 r4c4\n",
+            f"cage {BIG}+ {{r1c1,r1c2}}: no values 1..4 give {BIG}",
+        ),
+    ],
+)
+def test_targets_too_large_for_any_solver_are_none_everywhere(text: str, reason: str) -> None:
+    """A fuzz finding: such a target crashed CP-SAT's and SCIP's bindings (an internal error)."""
+    from cp_sudoku.backends import available
+    from cp_sudoku.io import parse_text
+
+    puzzle = parse_text(text)
+    for name in available():
+        try:
+            backend = get_backend(name)
+        except UsageError:  # the minizinc executable is not installed
+            continue
+        result = backend.solve(puzzle)
+        if result.stopped != "declined":
+            assert (result.status, result.reason) == ("none", reason), name
+    verdict = crosscheck(puzzle)
+    assert verdict.status == "none" and verdict.reason == reason
+
+
+def test_a_skyscraper_clue_longer_than_its_line_is_bad_input_naming_it() -> None:
+    """A fuzz finding: a clue of 10**21 reached CP-SAT (an internal error)."""
+    from cp_sudoku.io import parse_text
+
+    text = "kind: skyscrapers\nsize: 5\nbottom: . . . . 6\nleft: . . 2 . .\n"
+    with pytest.raises(PuzzleError, match="a clue counts 1 to 5 buildings along 5 cells") as error:
+        parse_text(text)
+    assert error.value.cells == ((4, 4), (3, 4), (2, 4), (1, 4), (0, 4))

@@ -8,9 +8,9 @@ import pytest
 from conftest import check_all, grid_of, lines
 
 from cp_sudoku.backends import available, get_backend
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import is_solution
-from cp_sudoku.puzzles import sudoku
 
 TUTORIAL_4X4 = "......122..4.4.."
 TUTORIAL_9X9 = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"

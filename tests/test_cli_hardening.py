@@ -366,3 +366,43 @@ def test_fuzz_finding_a_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> 
     result = invoke("check", str(path), "--jobs", "1")
     assert result.exit_code == 2
     assert str(path) in one_line_error(result)
+
+
+def test_a_puzzle_argument_with_a_stray_symbol_is_located_not_a_missing_file() -> None:
+    """A new-user finding: ``...8..x9`` ends like a file extension."""
+    puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..x9"
+    result = invoke("solve", puzzle)
+    assert result.exit_code == 2
+    assert one_line_error(result) == (
+        "cp-sudoku: error: <argument>:1:80: unexpected symbol 'x': expected 1-9 or a blank (. 0 _)"
+    )
+    assert "no such file: nothere.txt" in one_line_error(invoke("count", "nothere.txt"))
+
+
+def test_missing_optional_parts_name_their_extra(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """New-user findings: without pyarrow or uvicorn these were internal errors (exit 70),
+    and the Parquet run left a spool behind."""
+    import importlib.util
+
+    from cp_sudoku.run import to_file
+
+    real = importlib.util.find_spec
+    missing = {"pyarrow", "uvicorn"}
+
+    def find_spec(name: str, *rest: object) -> object:
+        return None if name in missing else real(name, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(to_file, "find_spec", find_spec)
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    output = tmp_path / "out.parquet"
+    result = invoke("check", str(MODELS / "sudoku-9x9-hard.txt"), "--output", str(output))
+    assert result.exit_code == 2
+    assert one_line_error(result) == (
+        "cp-sudoku: error: Parquet output needs pyarrow: pip install 'cp-sudoku[parquet]'"
+    )
+    assert not (tmp_path / "out.parquet.parts").exists()
+    result = invoke("serve", "--port", "1")
+    assert result.exit_code == 2
+    assert "pip install 'cp-sudoku[service]'" in one_line_error(result)

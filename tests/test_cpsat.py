@@ -7,9 +7,9 @@ from pathlib import Path
 from conftest import grid_of, lines
 
 from cp_sudoku.backends.cpsat import CpSatBackend, _intervals
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import is_solution
-from cp_sudoku.puzzles import sudoku
 
 NO_CANDIDATE = ".876543212........3........4........5........6........7........8........9........"
 

@@ -7,7 +7,7 @@ from conftest import grid_of
 
 from cp_sudoku.backends.base import Result
 from cp_sudoku.crosscheck import crosscheck, judge
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
 
 PUZZLE = parse_line("34..12.....3....")  # 3 solutions
 FOURBYFOUR = parse_line("......122..4.4..")

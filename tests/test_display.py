@@ -15,7 +15,7 @@ from cp_sudoku.display import (
     side_by_side,
     verdict_record,
 )
-from cp_sudoku.formats import Entry, grid_string, parse_line, read_file
+from cp_sudoku.io import Entry, grid_string, parse_line, read_file
 from cp_sudoku.kinds import KINDS, Kind
 from cp_sudoku.model import Puzzle, PuzzleError, Unit
 from cp_sudoku.puzzles import generated_sudoku, solved_grid

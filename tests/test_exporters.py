@@ -26,9 +26,9 @@ from cp_sudoku.backends.minizinc import missing
 from cp_sudoku.cli import main
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.encodings.exporters import EXPORTERS, export
-from cp_sudoku.formats import read_file
+from cp_sudoku.io import read_file
+from cp_sudoku.kinds.grid import sudoku_units
 from cp_sudoku.model import Grid, Puzzle, Relation, UsageError, Visibility, cells_of
-from cp_sudoku.puzzles import sudoku_units
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LIMIT = 3  # look for 3 to know whether there are exactly 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -97,3 +98,23 @@ def test_status_plot() -> None:
     records.append({"backend": "backtrack", "status": "unknown"})
     fig = figures.status_plot(analysis.status_mix(analysis.records_frame(records)))
     assert_labelled(fig, {"unique", "multiple", "none", "unknown"})
+
+
+def test_proof_and_technique_figures(data: Path) -> None:
+    samples = {name: analysis.load_set(name, 2) for name in ("norvig-easy50", "norvig-top95")}
+    frame = analysis.records_frame(analysis.proof_records(samples))
+    assert list(frame["status"]) == ["unique"] * 4
+    assert frame["holds"].all()
+    grades = analysis.grade_order(frame["grade"])
+    fig = figures.proof_vs_grade(frame, grades)
+    assert_labelled(fig, {"norvig-easy50", "norvig-top95"})
+    assert [ax.get_yscale() for ax in fig.axes] == ["log", "log"]
+    mix = analysis.technique_mix(frame)
+    assert list(mix.index) == ["norvig-easy50", "norvig-top95"]
+    assert mix.sum(axis=1).round(9).eq(1).all()
+    assert mix.columns[0] == "naked single"
+    solved = analysis.logic_share(frame)
+    assert solved["norvig-easy50"] == 1.0
+    fig = figures.technique_mix_plot(mix, solved)
+    assert_labelled(fig, {"naked single", "norvig-easy50"})
+    assert "%" in fig.axes[0].get_ylabel()

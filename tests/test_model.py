@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import (
     Cage,
     Cell,
@@ -16,7 +17,6 @@ from cp_sudoku.model import (
     is_solution,
     violations,
 )
-from cp_sudoku.puzzles import sudoku
 
 EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 

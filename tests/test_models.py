@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import check_all
 
-from cp_sudoku.formats import read_file
+from cp_sudoku.io import read_file
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 STATED = re.compile(r"^# solutions: (\d+)(\+?)", re.MULTILINE)

@@ -6,7 +6,7 @@ from conftest import check_all
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cp_sudoku.puzzles import sudoku
+from cp_sudoku.kinds.sudoku import sudoku
 
 
 @st.composite

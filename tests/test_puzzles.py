@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from cp_sudoku.backends import get_backend
+from cp_sudoku.kinds.grid import default_box
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import is_solution
-from cp_sudoku.puzzles import default_box, sudoku
 
 
 @pytest.mark.parametrize(

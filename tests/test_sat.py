@@ -11,20 +11,21 @@ from conftest import lines
 from cp_sudoku.backends import sat as sat_module
 from cp_sudoku.backends.sat import CompiledShape, SatBackend
 from cp_sudoku.encodings.cnf import compiled_clauses, to_cnf
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cage, Puzzle, Unit, cells_of, is_solution
-from cp_sudoku.puzzles import sudoku
 
 PIGEONHOLE = Puzzle(  # 12 cells, 11 values, all different: no solution, and hard for CDCL
     rows=1, cols=12, cells=cells_of(1, 12), max_value=11, units=(Unit("row 1", cells_of(1, 12)),)
 )
 
 
-def test_incremental_and_fresh_agree_on_2000_puzzles(data: Path) -> None:
-    """1,000 royle-17clue (all unique) and 1,000 serg-benchmark-multi (all multiple)."""
-    texts = lines(data / "sudoku" / "royle-17clue.txt", 1000, 49)
-    texts += lines(data / "sudoku" / "serg-benchmark-multi.txt", 1000, 10)
-    assert len(texts) == 2000
+@pytest.mark.parametrize("half", [150, pytest.param(1000, marks=pytest.mark.slow)])
+def test_incremental_and_fresh_agree_on_2000_puzzles(data: Path, half: int) -> None:
+    """``half`` royle-17clue (all unique), then ``half`` serg-benchmark-multi (all multiple)."""
+    texts = lines(data / "sudoku" / "royle-17clue.txt", half, 49)
+    texts += lines(data / "sudoku" / "serg-benchmark-multi.txt", half, 10)
+    assert len(texts) == 2 * half
     fresh = SatBackend(incremental=False)
     with CompiledShape(parse_line(texts[0])) as shape:
         for number, text in enumerate(texts):
@@ -33,7 +34,7 @@ def test_incremental_and_fresh_agree_on_2000_puzzles(data: Path) -> None:
             found, complete, stats = shape.solve(puzzle)
             assert stats["assumptions"] == len(puzzle.givens)
             status = "multiple" if len(found) == 2 else ("unique" if complete else "unknown")
-            assert status == expected.status == ("unique" if number < 1000 else "multiple"), text
+            assert status == expected.status == ("unique" if number < half else "multiple"), text
             assert len(set(found)) == len(found)
             assert all(is_solution(puzzle, grid) for grid in found)
             if status == "unique":
@@ -126,12 +127,12 @@ def test_every_listed_solver_builds_and_honours_a_time_limit() -> None:
     import time
 
     from cp_sudoku.backends.sat import SatBackend, solver_names
-    from cp_sudoku.puzzles import sudoku
+    from cp_sudoku.kinds.sudoku import sudoku
 
     empty = sudoku([0] * 81)
     for name in solver_names():
         start = time.perf_counter()
-        result = SatBackend(solver=name).solve(empty, limit=10**6, time_limit=3.0)
-        assert result.status == "multiple", name
-        assert not result.complete
+        result = SatBackend(solver=name).solve(empty, limit=10**6, time_limit=0.3)
+        assert result.status in ("multiple", "unknown"), name  # never a wrong proof
+        assert not result.complete and result.stopped == "time limit", name
         assert time.perf_counter() - start < 30, name  # a generous bound that catches a hang

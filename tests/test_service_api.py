@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from service_support import PATIENCE, TUTORIAL, TUTORIAL_SOLUTION, cli_records, comparable, served
 
 from cp_sudoku.cli import main as cli
-from cp_sudoku.formats import read_text
+from cp_sudoku.io import read_text
 from cp_sudoku.model import is_solution
 from cp_sudoku.service.app import Settings, create_app
 from cp_sudoku.service.limits import Limits
@@ -156,8 +156,8 @@ def test_bad_puzzle_gets_the_cli_message_and_location(api: httpx.Client) -> None
         ({"puzzle": TUTORIAL, "backends": ["nope"]}, "unknown back end 'nope'"),
         ({"puzzle": TUTORIAL, "backends": []}, "no back end"),
         ({"puzzle": TUTORIAL, "format": "xcsp3"}, "unknown format 'xcsp3'"),
-        ({"puzzle": TUTORIAL, "box": "3by3"}, "ROWSxCOLUMNS"),
-        ({"puzzle": TUTORIAL, "box": "0x9"}, "at least 1"),
+        ({"puzzle": TUTORIAL, "box": "3by3"}, "expected a box RxC such as 2x3"),
+        ({"puzzle": TUTORIAL, "box": "0x9"}, "expected a box RxC such as 2x3, got '0x9'"),
         ({"puzzle": TUTORIAL, "alphabet": "11"}, "repeated symbol"),
         ({"puzzle": TUTORIAL, "limit": 0}, "limit"),
         ({"puzzle": TUTORIAL, "limit": 10**6}, "cap of 5,000 (--max-limit)"),

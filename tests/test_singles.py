@@ -6,7 +6,7 @@ from pathlib import Path
 
 from conftest import grid_of, lines
 
-from cp_sudoku.formats import parse_line
+from cp_sudoku.io import parse_line
 from cp_sudoku.model import Cage, Puzzle, Unit, cells_of
 from cp_sudoku.singles import solve_singles
 

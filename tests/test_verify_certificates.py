@@ -12,8 +12,8 @@ from verify_grids import checker_solutions
 
 from cp_sudoku.cli import main
 from cp_sudoku.io import read_file
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import is_solution
-from cp_sudoku.puzzles import sudoku
 from cp_sudoku.verify.certificate import KEYS, certificate_name
 from cp_sudoku.verify.certify import certify
 from cp_sudoku.verify.check import verify
@@ -197,3 +197,12 @@ def test_records_give_one_row_per_puzzle_for_notebooks() -> None:
     assert rows[0]["outcome"] == "solved" and rows[0]["hardest"] == "hidden single"
     assert rows[0]["level"] == 2 and rows[0]["techniques"]["hidden single"] > 0
     assert rows[1]["outcome"] == "stalled" and rows[1]["level"] is None
+
+
+def test_help_and_usage_through_the_command_group() -> None:
+    runner = CliRunner()
+    helped = runner.invoke(main, ["prove", "--help"])
+    assert helped.exit_code == 0
+    assert all(flag in helped.output for flag in ("--out", "--explain", "--jobs", "--time-limit"))
+    assert runner.invoke(main, ["verify"]).exit_code == 2  # no path: a usage error
+    assert runner.invoke(main, ["prove", "x.txt", "--time-limit", "-1"]).exit_code == 2

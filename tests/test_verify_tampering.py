@@ -187,7 +187,7 @@ def test_a_status_that_does_not_fit_the_solutions(unique: Path) -> None:
 
 
 def test_a_clash_that_is_not_one(tmp_path: Path) -> None:
-    from cp_sudoku.puzzles import sudoku
+    from cp_sudoku.kinds.sudoku import sudoku
 
     grid = [0] * 81
     grid[0] = grid[1] = 5

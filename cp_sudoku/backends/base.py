@@ -22,7 +22,17 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from cp_sudoku.model import Cage, Constraint, Grid, Puzzle, Relation, SparseUnit, Unit, Visibility
+from cp_sudoku.model import (
+    Cage,
+    Constraint,
+    Grid,
+    Puzzle,
+    Relation,
+    SparseUnit,
+    Unit,
+    Visibility,
+    out_of_reach,
+)
 from cp_sudoku.model.errors import UsageError
 
 Status = Literal["unique", "multiple", "none", "unknown"]
@@ -261,6 +271,10 @@ class Backend(ABC):
         reason = self.declines(puzzle)
         if reason is not None:
             return Result(self.name, "unknown", (), False, 0.0, {}, 0, "declined", reason)
+        far = out_of_reach(puzzle) if puzzle.cages else []
+        if far:  # a target past any value sum or product: no solver should see the number
+            why = "; ".join(clash.message for clash in far)
+            return Result(self.name, "none", (), True, 0.0, {}, 0, None, why)
         with self._lock:
             clock = Clock(time_limit)
             sink = Sink(limit, limit if keep is None else min(keep, limit))

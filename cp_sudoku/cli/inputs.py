@@ -18,6 +18,13 @@ from cp_sudoku.model import UsageError
 COUNTED_BYTES = 64 * 1024 * 1024
 
 
+def _puzzle_like(text: str) -> bool:
+    """Mostly digits and blanks, and at least a 4x4's worth: a puzzle with a stray symbol
+    (``...8..x9``), not a file name with an extension."""
+    blank_or_digit = sum(ch.isdigit() or ch in "._" for ch in text)
+    return len(text) >= 16 and blank_or_digit >= 0.8 * len(text)
+
+
 def entries(target: str | None, reading: Reading) -> Iterator[Entry]:
     """Puzzles from a file, from stdin (``-`` or None), or from the argument itself.
 
@@ -32,7 +39,7 @@ def entries(target: str | None, reading: Reading) -> Iterator[Entry]:
         return read_file(target, box=box, alphabet=alphabet, format=format_)
     if _is(target, Path.is_dir):
         raise UsageError(f"{target} is a directory: expected a puzzle file or a puzzle")
-    if "/" in target or re.search(r"\.[a-z][a-z0-9]{1,4}$", target):
+    if "/" in target or (re.search(r"\.[a-z][a-z0-9]{1,4}$", target) and not _puzzle_like(target)):
         raise UsageError(f"no such file: {target}")
     return read_argument(target, "<argument>", box=box, alphabet=alphabet, format=format_)
 

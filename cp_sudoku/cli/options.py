@@ -25,7 +25,8 @@ import click
 from cp_sudoku.backends import DEFAULT_BACKENDS, available, backend_class
 from cp_sudoku.backends.base import Option, check_limits
 from cp_sudoku.io import READERS, Alphabet, parse_alphabet
-from cp_sudoku.model import CpSudokuError, UsageError
+from cp_sudoku.kinds.grid import parse_box
+from cp_sudoku.model import CpSudokuError, PuzzleError, UsageError
 from cp_sudoku.run import Plan
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -248,12 +249,9 @@ def _box(_ctx: click.Context, _param: click.Parameter, text: str | None) -> tupl
     if text is None:
         return None
     try:
-        rows, cols = (int(part) for part in text.lower().split("x"))
-        if rows < 1 or cols < 1:
-            raise ValueError
-    except ValueError:
-        raise click.BadParameter(f"expected ROWSxCOLUMNS such as 2x3, got {text!r}") from None
-    return rows, cols
+        return parse_box(text)
+    except PuzzleError as error:
+        raise click.BadParameter(error.message) from None
 
 
 def _alphabet(_ctx: click.Context, _param: click.Parameter, text: str | None) -> Alphabet | None:

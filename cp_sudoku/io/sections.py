@@ -18,6 +18,7 @@ from typing import Any
 from cp_sudoku.io.alphabet import DIGITS, NUMBERS, Alphabet, Where
 from cp_sudoku.io.grammar import grid_rows, grid_values, strip_comment, tokens
 from cp_sudoku.kinds.base import CageText, GridText, RelationText
+from cp_sudoku.kinds.grid import parse_box
 from cp_sudoku.kinds.kakuro import Clue, Square
 from cp_sudoku.model import Cell, PuzzleError, cell_name
 
@@ -75,10 +76,10 @@ def _number(key: str) -> Callable[[Rows, Where, Alphabet | None], int]:
 
 def _read_box(rows: Rows, where: Where, _: Alphabet | None) -> tuple[int, int]:
     text = _one(rows)
-    match = re.fullmatch(r"(\d+)\s*[xX]\s*(\d+)", text)
-    if not match:
-        raise where.error(f"expected 'box: RxC' such as 2x3, got {text!r}")
-    return int(match.group(1)), int(match.group(2))
+    try:
+        return parse_box(text)
+    except PuzzleError:
+        raise where.error(f"expected 'box: RxC' such as 2x3, got {text!r}") from None
 
 
 def _read_words(rows: Rows, where: Where, _: Alphabet | None) -> tuple[str, ...]:

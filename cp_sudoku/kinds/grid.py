@@ -7,6 +7,7 @@ lists); values may be any integers, numpy's included (``operator.index``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 from math import isqrt
@@ -30,6 +31,18 @@ def default_box(n: int) -> tuple[int, int]:
     if rows == 1 and n > 1:
         raise PuzzleError(f"no box shape fits a {n}x{n} grid ({n} is prime); name one")
     return rows, n // rows
+
+
+def parse_box(text: str) -> tuple[int, int]:
+    """A box written ``RxC`` (``2x3``, ``3 X 3``) as ``(rows, columns)``, each at least 1.
+
+    Raises:
+        PuzzleError: not of that form.
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match or int(match.group(1)) < 1 or int(match.group(2)) < 1:
+        raise PuzzleError(f"expected a box RxC such as 2x3, got {text!r}")
+    return int(match.group(1)), int(match.group(2))
 
 
 def box_shape(box: Any, n: int) -> tuple[int, int]:

@@ -6,7 +6,7 @@ straight from the rules and used to re-verify every grid a back end returns.
 """
 
 from cp_sudoku.model.checker import is_solution, violations
-from cp_sudoku.model.clashes import Clash, candidates, clashes
+from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach
 from cp_sudoku.model.constraints import (
     OPERATIONS,
     RELATIONS,
@@ -49,5 +49,6 @@ __all__ = [
     "cells_of",
     "clashes",
     "is_solution",
+    "out_of_reach",
     "violations",
 ]

@@ -45,6 +45,44 @@ def candidates(puzzle: Puzzle) -> list[list[int]]:
     return [sorted(values) for values in allowed]
 
 
+def _reach(cage: Cage, low: int, high: int) -> tuple[int, int]:
+    """The least and greatest targets ``cage`` could have with values ``low..high``,
+    ignoring every other rule (a ``?`` cage: the widest of its operations)."""
+    size = len(cage.cells)
+    ranges = {
+        "+": (size * low, size * high),
+        "*": (low**size, high**size),
+        "-": (0, high - low),
+        "/": (1, high // max(low, 1)),
+        "=": (low, high),
+    }
+    if cage.op == "?":
+        options = [ranges[op] for op in ("+", "*", "-", "/") if size == 2 or op in "+*"]
+        if size == 1:
+            options = [ranges["="]]
+        return min(a for a, _ in options), max(b for _, b in options)
+    return ranges[cage.op]
+
+
+def out_of_reach(puzzle: Puzzle) -> list[Clash]:
+    """The cages whose target no values of the puzzle's range can give, whatever else
+    holds (a sum above n times the largest value, say): cheap, and found before any
+    back end sees a number too large for its solver."""
+    found = []
+    for cage in puzzle.cages:
+        least, greatest = _reach(cage, puzzle.min_value, puzzle.max_value)
+        if not least <= cage.target <= greatest:
+            found.append(
+                Clash(
+                    "cage",
+                    cage.cells,
+                    f"{cage.describe()}: no values {puzzle.min_value}..{puzzle.max_value} "
+                    f"give {cage.target}",
+                )
+            )
+    return found[:MAX_CLASHES]
+
+
 def clashes(puzzle: Puzzle) -> list[Clash]:
     """Up to :data:`MAX_CLASHES` contradictions among the clues, found without search.
 
@@ -70,13 +108,15 @@ def clashes(puzzle: Puzzle) -> list[Clash]:
                 seen[value] = cell
     if found:
         return found[:MAX_CLASHES]
+    found = out_of_reach(puzzle)
+    far = {clash.cells for clash in found}
     domains = candidates(puzzle)
     index = puzzle.index
     for cell, values in zip(puzzle.cells, domains, strict=True):
         if not values:
             found.append(Clash("candidates", (cell,), f"{cell_name(cell)} has no candidate left"))
     for constraint in (*puzzle.cages, *puzzle.relations):
-        if len(constraint.cells) > _ENUMERATED_CELLS:
+        if len(constraint.cells) > _ENUMERATED_CELLS or constraint.cells in far:
             continue
         cells = constraint.cells
         tuples = constraint.allowed([domains[index[c]] for c in cells], puzzle.differ_pairs(cells))

@@ -329,6 +329,12 @@ class Visibility(Constraint):
         object.__setattr__(self, "side", side)
         if isinstance(count, bool) or not isinstance(count, int):
             raise PuzzleError(f"{self.describe()}: the clue must be an integer", cells=self.cells)
+        if not 1 <= count <= len(self.cells):
+            raise PuzzleError(
+                f"{self.describe()}: a clue counts 1 to {len(self.cells)} buildings "
+                f"along {len(self.cells)} cells",
+                cells=self.cells,
+            )
 
     @staticmethod
     def seen(values: Sequence[int]) -> int:

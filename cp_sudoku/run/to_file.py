@@ -8,10 +8,12 @@ counts what an earlier run left, runs the rest, joins the parts into
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 from cp_sudoku.io import Alphabet
+from cp_sudoku.model import UsageError
 from cp_sudoku.run.cluster import runner
 from cp_sudoku.run.output import kind_of, read_part
 from cp_sudoku.run.plan import Plan
@@ -48,6 +50,8 @@ def check_to_file(
             run, a bad ``--cluster`` value, Dask or pyarrow missing.
         PuzzleError, OSError: an unreadable input.
     """
+    if kind_of(output) == "parquet" and find_spec("pyarrow") is None:
+        raise UsageError("Parquet output needs pyarrow: pip install 'cp-sudoku[parquet]'")
     tally = RowCounts()
     if resume and Spool.complete(output):
         tally.add(read_part(Path(output), kind_of(output), RowCounts.NAMES))

@@ -36,6 +36,7 @@ from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cp_sudoku import __version__
+from cp_sudoku.kinds.grid import parse_box
 from cp_sudoku.service import solving
 from cp_sudoku.service.limits import Limits, OverLimit
 from cp_sudoku.service.runner import Busy, InputFailure, Runner, as_json
@@ -214,7 +215,7 @@ def create_app(settings: Settings) -> FastAPI:
         return solving.Options(
             format=request.format,
             alphabet=request.alphabet,
-            box=None if request.box is None else solving.parse_box(request.box),
+            box=None if request.box is None else parse_box(request.box),
             limit=limits.limit(request.limit or default_limit),
             time_limit=limits.time_limit(request.time_limit),
             **chosen,

@@ -14,9 +14,9 @@ _DEFAULTS = Limits()
 
 
 def _workers() -> int:
-    from cp_sudoku.batch import default_jobs  # the CLI's "all cores"
+    from cp_sudoku.run import cores  # the CLI's "all cores"
 
-    return default_jobs()
+    return cores()
 
 
 @click.command()
@@ -115,8 +115,13 @@ def serve(
       cp-sudoku serve
       cp-sudoku serve --port 8080 --workers 2 --db /var/lib/cp-sudoku/jobs.sqlite3
     """
+    from importlib.util import find_spec
     from pathlib import Path
 
+    from cp_sudoku.model import UsageError
+
+    if find_spec("uvicorn") is None or find_spec("fastapi") is None:
+        raise UsageError("serve needs the web stack: pip install 'cp-sudoku[service]'")
     import uvicorn
 
     from cp_sudoku.service.app import Settings, create_app

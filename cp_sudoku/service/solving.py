@@ -92,19 +92,6 @@ class Options:
         return Plan(self.backends, {}, self.limit, self.time_limit)
 
 
-def parse_box(text: str) -> tuple[int, int]:
-    """``"2x3"`` -> ``(2, 3)``.
-
-    Raises:
-        InputError: not ROWSxCOLUMNS.
-    """
-    try:
-        rows, cols = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise InputError(f"expected a box ROWSxCOLUMNS such as 2x3, got {text!r}") from None
-    return rows, cols
-
-
 def read_entries(text: str, options: Options, source: str = UPLOAD_SOURCE) -> Iterator[Entry]:
     """The puzzles of ``text``, streamed, as ``check`` reads a file.
 

@@ -2,7 +2,7 @@
 equalities) solved by CPMpy's default solver (OR-Tools CP-SAT) with ``solveAll(solution_limit=2)``,
 timed like ``cp-sudoku bench``: per puzzle, model building included, puzzles parsed first.
 
-    python docs/cpmpy_baseline.py royle-17clue 1000
+    python bench/cpmpy_baseline.py royle-17clue 1000
 """
 
 from __future__ import annotations
