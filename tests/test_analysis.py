@@ -315,7 +315,7 @@ def test_grid_text_boxes_marks_and_holes() -> None:
     assert analysis.grid_text(holed, (2, 0)) == " 2  #  ."
 
 
-def test_load_collection_reads_kenken_and_kakuro_with_stated_solutions() -> None:
+def test_load_collection_reads_kenken_and_kakuro_with_stated_solutions(data: Path) -> None:
     from cp_sudoku.analysis import load_collection, run_records
 
     kenken = load_collection(["arithmatrix-4x4"], 3)

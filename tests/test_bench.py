@@ -91,7 +91,7 @@ def test_bench_table_and_no_baselines(sample: Path) -> None:
     assert "sat-naive" not in result.output
 
 
-def test_bench_unknown_data_set_exits_2() -> None:
+def test_bench_unknown_data_set_exits_2(data: Path) -> None:
     result = CliRunner().invoke(main, ["bench", "no-such-set", "--no-baselines"])
     assert result.exit_code == 2
     assert "no data set or file named 'no-such-set'" in result.output

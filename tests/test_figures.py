@@ -40,7 +40,7 @@ def assert_labelled(fig: Figure, legend: set[str]) -> None:
 
 
 @pytest.fixture(scope="module")
-def bench() -> pd.DataFrame:
+def bench(data: Path) -> pd.DataFrame:
     backends = ["cpsat", "sat", "backtrack"]
     records = []
     for name in ("norvig-easy50", "norvig-top95"):
@@ -78,7 +78,7 @@ def test_cnf_size_plot() -> None:
     assert_labelled(fig, {"minimal", "efficient", "extended", "optimised"})
 
 
-def test_share_plot() -> None:
+def test_share_plot(data: Path) -> None:
     entries = analysis.load_set("norvig-easy50", 4)
     frame = analysis.records_frame(analysis.deduction_records(entries, set_name="easy"))
     fig = figures.share_plot(analysis.solved_share(frame))

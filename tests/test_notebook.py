@@ -60,7 +60,7 @@ def test_notebook_has_one_parameter_cell_at_the_top() -> None:
     assert tagged[0] == first_code
 
 
-def test_notebook_runs_with_tiny_samples() -> None:
+def test_notebook_runs_with_tiny_samples(data: Path) -> None:
     import nbformat
     from nbclient import NotebookClient
 

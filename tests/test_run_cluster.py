@@ -50,7 +50,7 @@ def test_jobs_and_a_local_cluster_write_the_same_rows(tmp_path: Path) -> None:
     assert code == 2 and "--cluster needs --output" in err
 
 
-def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path) -> None:
+def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path, data: Path) -> None:
     source = write_puzzles(tmp_path / "p.txt", 240)
     plan = Plan(("backtrack-plain",))  # slow enough that a slice is still running when killed
     expected = tmp_path / "inline.jsonl"

@@ -105,7 +105,9 @@ def test_type_a_9x9_click_check_read_the_verdict(page: Page) -> None:
     page.screenshot(path=str(SHOTS / "service-check.png"), full_page=True)
 
 
-def test_upload_a_200_puzzle_file_and_wait_for_the_job(page: Page, tmp_path: Path) -> None:
+def test_upload_a_200_puzzle_file_and_wait_for_the_job(
+    page: Page, tmp_path: Path, data: Path
+) -> None:
     try:
         source = data_dir() / "sudoku" / "royle-17clue.txt"
     except PuzzleError as error:

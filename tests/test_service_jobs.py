@@ -54,7 +54,7 @@ def results(client: httpx.Client, job_id: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in answer.text.splitlines()]
 
 
-def test_a_job_gives_the_lines_of_check_json_in_input_order(client: TestClient) -> None:
+def test_a_job_gives_the_lines_of_check_json_in_input_order(client: TestClient, data: Path) -> None:
     text = royle(150) + "this is not a puzzle\n" + royle(3)
     job_id = start(client, text, backends="sat,backtrack")
     state = wait_job(client, job_id)
@@ -79,7 +79,7 @@ def test_a_job_gives_the_lines_of_check_json_in_input_order(client: TestClient) 
     assert client.delete(f"/v1/jobs/{job_id}").status_code == 409
 
 
-def test_a_multipart_upload_with_options(client: TestClient) -> None:
+def test_a_multipart_upload_with_options(client: TestClient, data: Path) -> None:
     text = royle(20)
     answer = client.post(
         "/v1/jobs",
@@ -98,7 +98,7 @@ def test_a_multipart_upload_with_options(client: TestClient) -> None:
     assert {tuple(r["backends"]) for r in results(client, job["id"])} == {("cpsat",)}
 
 
-def test_cancel_keeps_what_is_done(client: TestClient) -> None:
+def test_cancel_keeps_what_is_done(client: TestClient, data: Path) -> None:
     job_id = start(client, royle(4000), backends="backtrack")  # 330 KB: more than a pipe holds
     running = wait_job(client, job_id, lambda s: s["done"] >= 16)
     assert running["state"] == "running"
@@ -150,7 +150,7 @@ def test_job_ids_are_random(client: TestClient) -> None:
         wait_job(client, job_id)
 
 
-def test_past_the_queued_jobs_limit_is_503(client: TestClient) -> None:
+def test_past_the_queued_jobs_limit_is_503(client: TestClient, data: Path) -> None:
     first = [start(client, royle(2000), backends="sat") for _ in range(3)]
     answer = client.post("/v1/jobs", content=royle(1))
     assert answer.status_code == 503
@@ -160,7 +160,7 @@ def test_past_the_queued_jobs_limit_is_503(client: TestClient) -> None:
         client.delete(f"/v1/jobs/{job_id}")
 
 
-def test_sigkill_mid_job_then_restart_loses_and_repeats_nothing(tmp_path: Path) -> None:
+def test_sigkill_mid_job_then_restart_loses_and_repeats_nothing(tmp_path: Path, data: Path) -> None:
     text = royle(1000)
     db = tmp_path / "jobs.sqlite3"
     with served(db, 1) as (url, process), httpx.Client(base_url=url, timeout=60) as http:

@@ -246,7 +246,8 @@ def test_skyscraper_clues_on_a_4x4_latin_square() -> None:
         clues = []
         for cells, side in rng.sample(_lines(4), 6):
             seen = Visibility.seen([grid[c] for c in cells])
-            clues.append(Visibility(cells, seen + (trial % 4 == 3), side))
+            wrong = seen + 1 if seen < 4 else seen - 1  # every fourth trial: a clue that lies
+            clues.append(Visibility(cells, wrong if trial % 4 == 3 else seen, side))
         found = agree(_latin_with(rng, clues=tuple(clues)))
         assert trial % 4 == 3 or tuple(grid.values()) in found
 
