@@ -67,10 +67,12 @@ def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path, data: Path) -> 
         def kill_one_busy_worker() -> None:
             deadline = time.monotonic() + 120
             while time.monotonic() < deadline:
-                busy = [w for w, tasks in client.processing().items() if tasks]
+                processing = client.processing()
+                busy = [w for w, tasks in processing.items() if tasks]
                 if busy:
-                    time.sleep(0.3)  # well inside the slice
-                    running.extend(client.processing()[busy[0]])
+                    tasks = processing[busy[0]]  # as seen, before it may finish them
+                    time.sleep(0.05)  # inside the slice
+                    running.extend(tasks)
                     os.kill(pids[busy[0]], signal.SIGKILL)
                     killed.append(pids[busy[0]])
                     return
