@@ -131,17 +131,7 @@ def crosscheck(
 
 def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:
     """The verdict on ``results`` already computed for ``puzzle``."""
-    problems: list[str] = []
-    solutions: dict[Grid, None] = {}
-    for name, result in results.items():
-        for grid in result.solutions:
-            broken = violations(puzzle, grid)
-            if broken:
-                problems.append(f"{name} returned a grid that is not a solution: {broken[0]}")
-            else:
-                solutions[grid] = None
-        if len(set(result.solutions)) != len(result.solutions):
-            problems.append(f"{name} returned the same grid twice")
+    problems, solutions = _recheck(puzzle, results)
     found = len(solutions)
     proven = {name: r.status for name, r in results.items() if r.status != "unknown"}
     for name, status in proven.items():
@@ -162,6 +152,23 @@ def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:
         disagreements=tuple(problems),
         reason=clash_reason(puzzle) if status == "none" else None,
     )
+
+
+def _recheck(puzzle: Puzzle, results: dict[str, Result]) -> tuple[list[str], dict[Grid, None]]:
+    """Every grid of ``results`` through the checker: the problems found (a grid that
+    breaks a rule, one returned twice) and the distinct grids that passed, in order."""
+    problems: list[str] = []
+    solutions: dict[Grid, None] = {}
+    for name, result in results.items():
+        for grid in result.solutions:
+            broken = violations(puzzle, grid)
+            if broken:
+                problems.append(f"{name} returned a grid that is not a solution: {broken[0]}")
+            else:
+                solutions[grid] = None
+        if len(set(result.solutions)) != len(result.solutions):
+            problems.append(f"{name} returned the same grid twice")
+    return problems, solutions
 
 
 def clash_reason(puzzle: Puzzle) -> str | None:
@@ -221,12 +228,7 @@ def count(
         for b in resolve(backends)
     }
     figures = {name: (r.count, r.complete) for name, r in results.items() if r.stopped != DECLINED}
-    bad = [
-        f"{name} returned a grid that is not a solution: {violations(puzzle, g)[0]}"
-        for name, r in results.items()
-        for g in r.solutions
-        if violations(puzzle, g)
-    ]
+    bad, _ = _recheck(puzzle, results)
     exact = {name: value for name, (value, done) in figures.items() if done}
     if len(set(exact.values())) > 1:
         said = ", ".join(f"{name}: {value}" for name, value in exact.items())
