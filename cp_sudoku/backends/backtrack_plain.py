@@ -24,6 +24,7 @@ class PlainSearch(Search):
     first: tuple[int, int] | None = None
 
     def stats(self) -> dict[str, int]:
+        """Tries and backtracks in all, and up to the first solution (counts)."""
         first_tries, first_backtracks = self.first or (self.tries, self.backtracks)
         return {
             **super().stats(),
@@ -32,11 +33,14 @@ class PlainSearch(Search):
         }
 
     def record(self, grid: tuple[int, ...]) -> None:
+        """Note the effort at the first solution, then hand ``grid`` on."""
         if self.first is None:
             self.first = (self.tries, self.backtracks)
         super().record(grid)
 
     def fits(self, grid: list[int], i: int, value: int) -> bool:
+        """Whether ``value`` may go in cell ``i`` of ``grid`` (cell order, 0 blank): no
+        peer holds it and every complete table constraint of ``i`` still holds."""
         c = self.c
         if any(grid[p] == value for p in c.peers[i]):
             return False
@@ -46,6 +50,7 @@ class PlainSearch(Search):
         return ok
 
     def cage_fits(self, grid: list[int], k: int) -> bool:
+        """Whether table constraint ``k`` holds on ``grid``; True while a cell is blank."""
         members, allowed, digit_set = self.c.cages[k]
         values = [grid[i] for i in members]
         if 0 in values:

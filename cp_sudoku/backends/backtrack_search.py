@@ -156,6 +156,7 @@ def bits(cells: list[int]) -> int:
 
 
 def mask(values: Sequence[int] | frozenset[int]) -> int:
+    """Values ``1..n`` as one int, bit ``v - 1`` for value ``v`` (a set of digits)."""
     mask = 0
     for v in values:
         mask |= 1 << (v - 1)
@@ -163,6 +164,7 @@ def mask(values: Sequence[int] | frozenset[int]) -> int:
 
 
 def pack(values: Sequence[int], n: int) -> int:
+    """A tuple of values ``1..n`` as one int: ``n`` bits per position, the bit of its value."""
     packed = 0
     for pos, v in enumerate(values):
         packed |= 1 << (pos * n + v - 1)
@@ -196,23 +198,26 @@ class Search:
         self.shift = shift
         self.tries = 0
         self.backtracks = 0
-        self.effort_stopped = False
 
     def count_try(self) -> None:
+        """Count one try; raise :class:`Stop` past ``max_tries`` or, every
+        :data:`CHECK_EVERY` tries, past the clock's deadline."""
         self.tries += 1
         if self.max_tries is not None and self.tries > self.max_tries:
-            self.effort_stopped = True
             raise Stop
         if self.tries % CHECK_EVERY == 0 and self.clock.expired():
             raise Stop
 
     def record(self, grid: tuple[int, ...]) -> None:
+        """Hand a full grid (values shifted back to the puzzle's range) to the sink;
+        raise :class:`Stop` when the sink has enough."""
         if self.shift:
             grid = tuple(v - self.shift for v in grid)
         if self.sink.add(grid):
             raise Stop
 
     def stats(self) -> dict[str, int]:
+        """``tries`` and ``backtracks`` so far (counts)."""
         return {"tries": self.tries, "backtracks": self.backtracks}
 
     def search(self) -> None:

@@ -35,6 +35,7 @@ class TextWriter:
         raise NotImplementedError
 
     def relation(self, relation: Relation) -> None:
+        """Write ``relation`` from the language's template for its op (:attr:`RELATIONS`)."""
         a, b = (self.ref(c) for c in relation.cells)
         text = self.RELATIONS[relation.op].format(a=a, b=b, k=relation.value)
         self.rule(text, relation.describe())

@@ -32,6 +32,7 @@ class Where:
     line: int | None = None
 
     def error(self, message: str, column: int | None = None) -> PuzzleError:
+        """A :class:`PuzzleError` saying ``message`` at this place (``column`` 1-based)."""
         return PuzzleError(message, source=self.source, line=self.line, column=column)
 
 

@@ -83,6 +83,11 @@ def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
 
 
 def field_of(record: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    """``record[key]``, checked to be a ``kind`` (an int is never a bool).
+
+    Raises:
+        PuzzleError: the key is missing or holds another type, located by ``where``.
+    """
     if key not in record:
         raise PuzzleError(f"{where}: missing {key!r}")
     value = record[key]

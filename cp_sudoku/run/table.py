@@ -26,7 +26,9 @@ class Submitter(Protocol):
     """What runs the slices: ``submit(fn, arg)`` -> a future with ``result()`` (a
     ``concurrent.futures`` executor or a Dask client)."""
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any: ...
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """Run ``fn(*args, **kwargs)`` somewhere; a future of its result."""
+        ...
 
 
 class Inline:
