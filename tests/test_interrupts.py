@@ -235,3 +235,25 @@ def test_random_moments(many: Path) -> None:
         assert_stopped_cleanly(stopped)
         if stopped.code == 130 and stopped.done >= 0:
             _check_jsonl(stopped)
+
+
+def test_workers_of_a_killed_run_end_themselves(many: Path) -> None:
+    """An adversarial finding: after kill -9 of ``check --jobs 2`` its workers lived on."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cp_sudoku.cli", "check", str(many), "--jobs", "2", "--json"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60  # anti-hang bound
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.1)
+        workers = _children(process.pid)
+    assert len(workers) >= 2, "the run never started its workers"
+    process.kill()
+    process.wait()
+    deadline = time.monotonic() + 30
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in workers if _alive(pid)]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cp_sudoku.model import UsageError
-from cp_sudoku.run.pool import cores
+from cp_sudoku.run.pool import cores, exit_with_parent
 from cp_sudoku.run.slices import Task, check_slice
 from cp_sudoku.run.table import Inline, Submitter
 
@@ -89,7 +89,9 @@ def runner(jobs: int, cluster: str | None) -> Iterator[Runner]:
             yield Runner(Inline(), 1)
             return
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=exit_with_parent, initargs=(os.getpid(),)
+        ) as pool:
             yield Runner(pool, jobs)
         return
     found = parse_cluster(cluster)

@@ -19,6 +19,7 @@ import os
 import queue
 import signal
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -137,7 +138,7 @@ class ProcessPool:
             self.jobs,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
-            initargs=(work, plan),
+            initargs=(work, plan, os.getpid()),
         )
 
     def submit(self, entries: Sequence[Entry]) -> Future[list[Any]]:
@@ -206,7 +207,20 @@ def workers(requested: int, puzzles: int | None) -> Workers:
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(work: Work[Any], plan: Plan) -> None:
+def exit_with_parent(parent: int, every: float = 1.0) -> None:
+    """In a worker process: end it once the process ``parent`` is gone (a parent killed
+    with SIGKILL cannot end its workers).  A daemon thread looks every ``every`` seconds."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="cp-sudoku-orphan-watch").start()
+
+
+def _start_worker(work: Work[Any], plan: Plan, parent: int) -> None:
+    exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one is dropped
     _WORKER.update(work=work, plan=plan, backends=plan.build())

@@ -25,7 +25,6 @@ import functools
 import json
 import logging
 import os
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from itertools import islice
 from typing import Any
 
+from cp_sudoku.run.pool import exit_with_parent
 from cp_sudoku.service import solving
 from cp_sudoku.service.pool import Pool, WorkerDied
 from cp_sudoku.service.store import Store
@@ -60,13 +60,7 @@ class InputFailure(Exception):
 def _start_worker(parent: int) -> None:
     """In a new worker: exit when the server is gone (killed, so it could not stop us),
     then build the back ends."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="cp-sudoku-orphan-watch").start()
+    exit_with_parent(parent)
     solving.warm_up()
 
 
