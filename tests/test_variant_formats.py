@@ -99,7 +99,11 @@ grid:
         ("kind: kenken\nsize: 1\ncages: 1 z9\n", "3", "expected a cell such as r1c2 or A2"),
         ("kind: kenken\nsize: 2\nsize: 2\n", "3", "'size:' appears twice"),
         ("kind: kenken\nsize: 2\nbox: 2x1\n", "3", "'box:' does not apply to a kenken"),
-        ("kind: kenken\nsize: two\n", "2", "expected 'size: N' with N >= 1, got 'two'"),
+        ("kind: kenken\nsize: two\n", "2", "expected 'size: N' with 1 <= N <= 100, got 'two'"),
+        # adversarial findings: a size that took gigabytes, digits that are not ASCII
+        ("kind: futoshiki\nsize: 3000\n", "2", "with 1 <= N <= 100, got '3000'"),
+        ("kind: skyscrapers\nsize: 99999999999\n", "2", "with 1 <= N <= 100, got '99999999999'"),
+        ("kind: kenken\nsize: \u0664\n", "2", "with 1 <= N <= 100, got '\u0664'"),
         ("kind: kenken\nsize: 2\ncages: 3 r1c1 r1c2\n", "3", r"needs an operation"),
         ("kind: killer\nsize: 4\ncages: 3* r1c1 r1c2\n", "3", "a Killer cage is a sum"),
         ("kind: killer\ncages: 3 r1c1 r1c2\n", "1", "a killer needs 'size: N' or a 'grid:'"),

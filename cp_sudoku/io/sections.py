@@ -62,13 +62,18 @@ def _one(rows: Rows) -> str:
     return " ".join(text.strip() for _, text in rows).strip()
 
 
+#: The largest ``size:`` (and ``heights:``) a file may ask for: a 100 x 100 grid is
+#: 10,000 cells; far larger ones would take gigabytes before any solver ran.
+MAX_NUMBER = 100
+
+
 def _number(key: str) -> Callable[[Rows, Where, Alphabet | None], int]:
-    """The reader of ``key: N``, a whole number N >= 1."""
+    """The reader of ``key: N``, a whole number 1 <= N <= :data:`MAX_NUMBER` in ASCII digits."""
 
     def read(rows: Rows, where: Where, _: Alphabet | None) -> int:
         text = _one(rows)
-        if not text.isdigit() or int(text) < 1:
-            raise where.error(f"expected '{key}: N' with N >= 1, got {text!r}")
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_NUMBER:
+            raise where.error(f"expected '{key}: N' with 1 <= N <= {MAX_NUMBER}, got {text!r}")
         return int(text)
 
     return read
