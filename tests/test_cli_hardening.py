@@ -406,3 +406,26 @@ def test_missing_optional_parts_name_their_extra(
     result = invoke("serve", "--port", "1")
     assert result.exit_code == 2
     assert "pip install 'cp-sudoku[service]'" in one_line_error(result)
+
+
+def test_an_error_an_interrupt_caused_ends_as_the_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An adversarial finding: Ctrl-C inside OR-Tools' import surfaced as an ImportError
+    (exit 70, an internal error) instead of exit 130."""
+    from cp_sudoku.cli import exits
+
+    class Interrupted(Exception):
+        pass
+
+    def interrupted() -> None:
+        raise Interrupted
+
+    monkeypatch.setattr(exits, "interrupted", interrupted)
+    monkeypatch.setattr(exits.TALLY, "pending", True)
+    with pytest.raises(Interrupted):
+        exits.handle(ImportError("initialization failed"))
+    monkeypatch.setattr(exits.TALLY, "pending", False)
+    with pytest.raises(SystemExit) as stop:
+        exits.handle(ImportError("initialization failed"))
+    assert stop.value.code == 70

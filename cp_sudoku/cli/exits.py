@@ -178,8 +178,12 @@ def internal(error: BaseException) -> NoReturn:
 
 
 def handle(error: BaseException) -> NoReturn:
-    """Exit as this module's table says for ``error`` raised by a command."""
-    if isinstance(error, KeyboardInterrupt | click.Abort):
+    """Exit as this module's table says for ``error`` raised by a command.
+
+    Once a Ctrl-C has come, whatever it broke (a C extension's import turns the
+    interrupt into an ImportError) ends as the interrupt it is.
+    """
+    if isinstance(error, KeyboardInterrupt | click.Abort) or TALLY.pending:
         interrupted()
     if isinstance(error, BrokenPipeError):
         broken_pipe()
