@@ -21,14 +21,14 @@ Futoshiki signs, Skyscraper clues, the marks of extras) draws itself: its
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cp_sudoku.backends.base import Result
 from cp_sudoku.crosscheck import Count, Verdict
 from cp_sudoku.io import Entry, alphabet_of, grid_string
 from cp_sudoku.kinds import KINDS
-from cp_sudoku.model import Cell, Puzzle
+from cp_sudoku.model import Cell, Grid, Puzzle, cell_name
 
 
 def cell_texts(puzzle: Puzzle, grid: Sequence[int] | None = None) -> dict[Cell, str]:
@@ -229,3 +229,32 @@ def count_record(entry: Entry, counted: Count, limit: int) -> dict[str, Any]:
             for name, r in counted.results.items()
         },
     }
+
+
+def grid_text(puzzle: Puzzle, grid: Grid, marks: Iterable[str] = ()) -> str:
+    """A grid of any puzzle as text, one line per row.
+
+    Values are right-aligned, ``.`` for 0 (undecided); a cell named in
+    ``marks`` (rXcY) is shown between brackets; a position that is not a
+    cell (Kakuro clue or black square) is ``#``.  With a box shape, boxes
+    are separated by ``|`` and ``-`` lines.
+    """
+    width = len(str(puzzle.max_value))
+    value = dict(zip(puzzle.cells, grid, strict=True))
+    marked = set(marks)
+    rows = []
+    for r in range(puzzle.rows):
+        parts = []
+        for c in range(puzzle.cols):
+            if puzzle.box and c and c % puzzle.box[1] == 0:
+                parts.append("|")
+            v = value.get((r, c))
+            shown = ("#" if v is None else str(v) if v else ".").rjust(width)
+            parts.append(f"[{shown}]" if cell_name((r, c)) in marked else f" {shown} ")
+        rows.append("".join(parts))
+    lines = []
+    for r, row in enumerate(rows):
+        if puzzle.box and r and r % puzzle.box[0] == 0:
+            lines.append("".join("+" if ch == "|" else "-" for ch in row))
+        lines.append(row.rstrip())
+    return "\n".join(lines)

@@ -24,7 +24,8 @@ def test_the_schema_names_every_back_end_column_in_plan_order() -> None:
     assert names[:8] == [
         "source", "line", "status", "solution", "agree", "matches_stated", "disagreements", "error"
     ]  # fmt: skip
-    assert names[8:11] == ["sat_status", "sat_seconds", "sat_solutions"]
+    assert names[8:10] == ["grade", "rating"]
+    assert names[10:13] == ["sat_status", "sat_seconds", "sat_solutions"]
     assert "sat_conflicts" in names and "backtrack_plain_tries" in names
     assert kind_of("x.PARQUET") == "parquet" and kind_of("x.jsonl") == "jsonl"
 

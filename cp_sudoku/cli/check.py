@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -29,6 +30,12 @@ from cp_sudoku.run import check as check_work
 @solving_options(limit=2)
 @reading_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle (JSON lines).")
+@click.option(
+    "--grade",
+    "with_grade",
+    is_flag=True,
+    help="Also grade each puzzle by logic: band, ER-like rating, hardest technique.",
+)
 @jobs_option
 @table_options
 def check(
@@ -36,6 +43,7 @@ def check(
     solving: Solving,
     reading: Reading,
     as_json: bool,
+    with_grade: bool,
     jobs: int,
     **table: Any,
 ) -> None:
@@ -51,10 +59,11 @@ def check(
     Examples:
       cp-sudoku check models/sudoku-9x9-tutorial.txt
       cp-sudoku check ......122..4.4..
+      cp-sudoku check models/sudoku-9x9-hard.txt --grade
       cp-sudoku check puzzles.csv --json --jobs 2 | jq .status
       cp-sudoku check big.csv --output big.parquet --cluster local:2 --resume
     """
-    plan = solving.plan()
+    plan = replace(solving.plan(), grade=with_grade)
     if table["output"] or table["resume"] or table["cluster"]:
         sys.exit(check_table(puzzle_or_file, reading, plan, jobs=jobs, **table))
     asked = click.get_current_context().get_parameter_source("jobs") != ParameterSource.DEFAULT
@@ -85,7 +94,10 @@ def _line(outcome: Outcome[Checked], as_json: bool, err: Emit) -> str:
     for line in problems(entry.label, checked.verdict, checked.mismatch):
         err(line)
     if as_json:
-        return json.dumps(verdict_record(entry, checked.verdict, checked.mismatch))
+        record = verdict_record(entry, checked.verdict, checked.mismatch)
+        if checked.grade is not None:
+            record["grade"] = checked.grade.record()
+        return json.dumps(record)
     return text_line(entry, checked)
 
 
@@ -103,6 +115,8 @@ def text_line(entry: Entry, checked: Checked) -> str:
         line += f"  {name} declined: {verdict.results[name].reason}"
     if checked.mismatch:
         line += f"  MISMATCH: {checked.mismatch}"
+    if checked.grade is not None:
+        line += f"  grade {checked.grade}"
     return line
 
 
