@@ -11,6 +11,7 @@ name                what it is
 ``cpsat``           OR-Tools CP-SAT, domains reduced by the givens
 ``sat``             CNF (Kwon-Jain optimised encoding) + python-sat
 ``backtrack``       pure-Python backtracker, MRV with singles
+``kernel``          the backtracker's hot loop in C (units only; others declined)
 ``cpsat-naive``     baseline: the OR-Tools samples' plain model
 ``sat-naive``       baseline: extended encoding, fresh minisat22 per puzzle
 ``backtrack-plain`` baseline: the tutorial backtracker
@@ -36,6 +37,7 @@ REGISTRY: dict[str, str] = {
     "cpsat": "cp_sudoku.backends.cpsat:CpSatBackend",
     "sat": "cp_sudoku.backends.sat:SatBackend",
     "backtrack": "cp_sudoku.backends.backtrack:BacktrackBackend",
+    "kernel": "cp_sudoku.backends.kernel:KernelBackend",
     "cpsat-naive": "cp_sudoku.backends.cpsat:NaiveCpSatBackend",
     "sat-naive": "cp_sudoku.backends.sat:NaiveSatBackend",
     "backtrack-plain": "cp_sudoku.backends.backtrack_plain:PlainBacktrackBackend",
