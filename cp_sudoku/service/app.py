@@ -1,6 +1,8 @@
 """The HTTP API and the page: a FastAPI app over the worker pool and the job store.
 
-Routes (JSON, versioned under ``/v1``; the OpenAPI schema is at ``/docs``), one
+Routes (JSON, versioned under ``/v1``; the OpenAPI schema is at ``/openapi.json``
+and ``/docs`` shows it with Swagger UI's files served from here, so it works with
+no internet; fastapi-offline bundles them), one
 router per area in :mod:`cp_sudoku.service.routes`:
 
 - ``POST /v1/check``, ``/v1/count``, ``/v1/export?to=``, ``/v1/prove``: one puzzle;
@@ -20,6 +22,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from cp_sudoku import __version__
 from cp_sudoku.service import errors
@@ -47,7 +50,7 @@ def create_app(settings: Settings) -> FastAPI:
             await runner.close()
             store.close()
 
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs and /redoc with their scripts served from here, not a CDN
         title="cp-sudoku",
         version=__version__,
         summary="Check, count and export Sudoku-like puzzles; jobs over whole files.",

@@ -16,6 +16,10 @@ from cp_sudoku.service.limits import KIB, MIB, Limits
 
 F = TypeVar("F", bound=Callable[..., Any])
 _DEFAULTS = Limits()
+#: Seconds requests in flight get to finish on SIGTERM or Ctrl-C before they are dropped;
+#: then the workers stop (:meth:`Pool.close <cp_sudoku.service.pool.Pool.close>`).  A
+#: running job keeps what it stored and resumes at the next start.
+GRACE = 1.0
 _COUNT = click.IntRange(min=1)
 #: One flag per field of :class:`Limits`: flag, field, unit of the flag's number, type, help.
 _LIMIT_FLAGS: tuple[tuple[str, str, int, click.ParamType, str], ...] = (
@@ -128,7 +132,14 @@ def serve(
     click.echo(f"cp-sudoku serve: the page at http://{shown}:{port}/", err=True)
     click.echo(f"cp-sudoku serve: the API docs at http://{shown}:{port}/docs", err=True)
     click.echo(f"cp-sudoku serve: {workers} worker(s), jobs in {db}", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=GRACE,
+    )
 
 
 if __name__ == "__main__":

@@ -294,19 +294,24 @@ class Store:
             raise
         db.execute("COMMIT")
 
-    def results(self, job_id: str, start: int = 0) -> Iterator[str]:
-        """The job's JSON lines from index ``start``, in input order, read a page at a time."""
+    def results(self, job_id: str, start: int = 0, count: int | None = None) -> Iterator[str]:
+        """The job's JSON lines from index ``start`` (``count`` of them at most, None: all),
+        in input order, read :data:`PAGE` at a time."""
         db = self._connection()
-        while True:
+        left = count
+        while left is None or left > 0:
+            page = PAGE if left is None else min(PAGE, left)
             rows = db.execute(
                 "SELECT idx, record FROM results WHERE job = ? AND idx >= ? ORDER BY idx LIMIT ?",
-                (job_id, start, PAGE),
+                (job_id, start, page),
             ).fetchall()
             if not rows:
                 return
             for row in rows:
                 yield row["record"]
             start = rows[-1]["idx"] + 1
+            if left is not None:
+                left -= len(rows)
 
 
 _JOB_COLUMNS = (

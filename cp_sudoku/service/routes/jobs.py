@@ -80,12 +80,14 @@ async def job_results(
     job_id: str,
     store: StoreDep,
     start: Annotated[int, Query(ge=0, description="First index.")] = 0,
+    count: Annotated[int | None, Query(ge=1, description="Lines at most (default: all).")] = None,
 ) -> Response:
-    """JSON lines in input order: what is done so far, everything once done."""
+    """JSON lines in input order from `start`: what is done so far, everything once done
+    (`count` of them at most: the page shows one page of the table at a time)."""
     job = _job_or_404(store, job_id)
     if isinstance(job, JSONResponse):
         return job
-    lines = (line + "\n" for line in store.results(job.id, start))
+    lines = (line + "\n" for line in store.results(job.id, start, count))
     filename = f"cp-sudoku-{job.id}.jsonl"
     return StreamingResponse(
         lines,
