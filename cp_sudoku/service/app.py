@@ -26,6 +26,7 @@ from fastapi_offline import FastAPIOffline
 
 from cp_sudoku import __version__
 from cp_sudoku.service import errors
+from cp_sudoku.service.access import TokenGate
 from cp_sudoku.service.body_limit import BodyLimit, upload_routes
 from cp_sudoku.service.routes import about, jobs, page, puzzles
 from cp_sudoku.service.runner import Runner
@@ -67,4 +68,6 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(
         BodyLimit, body=limits.body_bytes, upload=limits.upload_bytes, uploads=uploads
     )
+    if settings.tokens:  # outermost: a request without a token is refused before all else
+        app.add_middleware(TokenGate, tokens=settings.tokens)
     return app
