@@ -220,9 +220,12 @@ def test_sigterm_with_busy_workers_stops_within_5_s_then_the_job_resumes(
         process.wait(PATIENCE)
         took = time.monotonic() - asked
         left = _children_of_session(process.pid)
+        while left and time.monotonic() < asked + 5:  # e.g. multiprocessing's resource tracker
+            time.sleep(0.1)
+            left = _children_of_session(process.pid)
         holder.join(PATIENCE)
     assert took < 5, f"SIGTERM took {took:.1f} s"
-    assert not left, f"workers outlived the server: {left}"
+    assert not left, f"processes outlived the server by 5 s: {left}"
     with served(db, 1) as (url, _), httpx.Client(base_url=url, timeout=60) as http:
         assert http.get(f"/v1/jobs/{job_id}").json()["done"] >= before["done"]
         final = wait_job(http, job_id)
