@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.model import UsageError
+from cp_sudoku.model.numbers import is_number
 from cp_sudoku.run.output import Columns, join_parts, kind_of, read_part, write_part
 
 #: The spool's description of the run.
@@ -93,7 +94,7 @@ class Spool:
         return {
             int(name.removesuffix(suffix))
             for name in os.listdir(self.dir)
-            if name.endswith(suffix) and name.removesuffix(suffix).isdigit()
+            if name.endswith(suffix) and is_number(name.removesuffix(suffix))
         }
 
     def columns(self, index: int, names: Sequence[str]) -> Columns:
