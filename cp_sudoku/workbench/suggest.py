@@ -129,7 +129,7 @@ class _Search:
 
     def __init__(self, puzzle: Puzzle, cnf: Cnf, sat: Solver) -> None:
         self.puzzle, self.cnf, self.sat = puzzle, cnf, sat
-        self.diffs: list[frozenset[int]] = []
+        self.diffs: dict[frozenset[int], None] = {}  # one per other solution met, in order
         self.target: Grid | None = None
         if sat.solve():
             self.target = self._grid()
@@ -152,7 +152,7 @@ class _Search:
             return None
         grid = self._grid()
         diff = frozenset(i for i, v in enumerate(grid) if v != target[i])
-        self.diffs.append(diff)
+        self.diffs[diff] = None
         return diff
 
     def run(self, rounds: int) -> tuple[list[int], bool, int]:
@@ -164,7 +164,7 @@ class _Search:
             return [], True, 0
         bound = 1
         for _ in range(rounds):
-            best = minimum_hitting_set(self.diffs)
+            best = minimum_hitting_set(list(self.diffs))
             bound = len(best)
             if bound >= len(chosen):
                 return chosen, True, len(chosen)
