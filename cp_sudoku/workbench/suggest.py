@@ -22,8 +22,9 @@ Instances", CP 2011):
 Every proposal is checked: the puzzle with the added givens goes through
 the cross-check (:func:`cp_sudoku.crosscheck.crosscheck`), which must say
 ``unique``.  The minimum is over proposals that single out this target; a
-different solution may need fewer (``tests`` compare with brute force on
-small grids).
+different solution may need fewer, so ``targets`` solutions are tried (the
+first found, then others met) and the smallest proposal kept
+(``docs/performance.md`` compares with brute force on small grids).
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ from cp_sudoku.model import Cell, Grid, Puzzle, UsageError, cell_name, violation
 SOLVER = "minisat22"
 #: Exact rounds after the greedy set: each is one MaxSAT and one SAT call.
 ROUNDS = 30
+#: Solutions tried as the target.
+TARGETS = 4
 
 
 @dataclass(frozen=True)
@@ -94,77 +97,91 @@ def suggest(
     backends: Iterable[str | Backend] | str | Backend = DEFAULT_BACKENDS,
     *,
     rounds: int = ROUNDS,
+    targets: int = TARGETS,
 ) -> Suggestion:
     """Givens that make ``puzzle`` unique (module docstring), checked by ``backends``.
 
+    ``targets``: how many solutions to try as the target (the first found,
+    then the other solutions met, in order); the smallest proposal wins.
+
     Raises:
-        UsageError: ``rounds`` negative, or a bad back-end name.
+        UsageError: ``rounds`` negative or ``targets`` below 1, or a bad back-end name.
         RuntimeError: the solver returned a grid the checker rejects (a bug).
     """
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         raise UsageError(f"rounds must be an integer >= 0, got {rounds!r}")
+    if isinstance(targets, bool) or not isinstance(targets, int) or targets < 1:
+        raise UsageError(f"targets must be an integer >= 1, got {targets!r}")
     start = time.perf_counter()
     cnf = to_cnf(puzzle, "optimised")
     with Solver(name=SOLVER, bootstrap_with=cnf.clauses) as sat:
-        search = _Search(puzzle, cnf, sat)
-        chosen, optimal, bound = search.run(rounds)
-    givens = (
-        tuple(sorted((puzzle.cells[i], search.target[i]) for i in chosen)) if search.target else ()
-    )
+        first = _checked(puzzle, cnf, sat) if sat.solve() else None
+    best: tuple[list[int], bool, int, Grid] | None = None
+    met: dict[Grid, None] = {}
+    queue = [first] if first is not None else []
+    while queue and targets > 0:
+        target = queue.pop(0)
+        targets -= 1
+        with Solver(name=SOLVER, bootstrap_with=cnf.clauses) as sat:
+            search = _Search(puzzle, cnf, sat, target)
+            chosen, optimal, bound = search.run(rounds)
+        queue.extend(grid for grid in search.others if grid not in met and grid != first)
+        met.update(dict.fromkeys(search.others))
+        if best is None or len(chosen) < len(best[0]):
+            best = (chosen, optimal, bound, target)
+        if len(best[0]) <= 1:
+            break  # nothing can do better than one given (none when already unique)
+    chosen, optimal, bound, target = best or ([], True, 0, None)
+    givens = tuple(sorted((puzzle.cells[i], target[i]) for i in chosen)) if target else ()
     verdict = crosscheck(replace(puzzle, givens={**puzzle.givens, **dict(givens)}), backends)
     return Suggestion(
         givens=givens,
-        target=search.target,
+        target=target,
         optimal=optimal,
         lower_bound=bound,
-        solutions_seen=len(search.diffs),
+        solutions_seen=len(met),
         status=verdict.status,
         agree=verdict.agree,
         seconds=time.perf_counter() - start,
     )
 
 
+def _checked(puzzle: Puzzle, cnf: Cnf, sat: Solver) -> Grid:
+    """The solver's model as a grid, re-checked by the checker."""
+    grid = cnf.decode(sat.get_model())
+    broken = violations(puzzle, grid)
+    if broken:
+        raise RuntimeError(f"{SOLVER} returned a grid that is not a solution: {broken[0]}")
+    return grid
+
+
 class _Search:
-    """The target, the difference sets seen, and the SAT calls on them."""
+    """One target, the other solutions met (with their difference sets), the SAT calls."""
 
-    def __init__(self, puzzle: Puzzle, cnf: Cnf, sat: Solver) -> None:
-        self.puzzle, self.cnf, self.sat = puzzle, cnf, sat
-        self.diffs: dict[frozenset[int], None] = {}  # one per other solution met, in order
-        self.target: Grid | None = None
-        if sat.solve():
-            self.target = self._grid()
-            blocking = cnf.blocking_clause(self.target)
-            sat.add_clause(blocking)  # [] when every cell is given: then nothing else exists
-
-    def _grid(self) -> Grid:
-        grid = self.cnf.decode(self.sat.get_model())
-        broken = violations(self.puzzle, grid)
-        if broken:
-            raise RuntimeError(f"{SOLVER} returned a grid that is not a solution: {broken[0]}")
-        return grid
+    def __init__(self, puzzle: Puzzle, cnf: Cnf, sat: Solver, target: Grid) -> None:
+        self.puzzle, self.cnf, self.sat, self.target = puzzle, cnf, sat, target
+        self.others: dict[Grid, frozenset[int]] = {}  # each other solution met, in order
+        sat.add_clause(cnf.blocking_clause(target))  # [] when every cell is given
 
     def other(self, chosen: Iterable[int]) -> frozenset[int] | None:
         """The difference set of another solution agreeing with the target on
         ``chosen``, recorded; None when there is none (``chosen`` works)."""
-        assert self.target is not None
         literal, target = self.cnf.literal, self.target
         if not self.sat.solve(assumptions=[literal[i][target[i]] for i in chosen]):
             return None
-        grid = self._grid()
+        grid = _checked(self.puzzle, self.cnf, self.sat)
         diff = frozenset(i for i, v in enumerate(grid) if v != target[i])
-        self.diffs[diff] = None
+        self.others[grid] = diff
         return diff
 
     def run(self, rounds: int) -> tuple[list[int], bool, int]:
-        """(cells chosen, proven optimal, lower bound)."""
-        if self.target is None:
-            return [], True, 0
+        """(cells chosen, proven the fewest for the target, lower bound)."""
         chosen = self.greedy()
         if not chosen:
             return [], True, 0
         bound = 1
         for _ in range(rounds):
-            best = minimum_hitting_set(list(self.diffs))
+            best = minimum_hitting_set(list(self.others.values()))
             bound = len(best)
             if bound >= len(chosen):
                 return chosen, True, len(chosen)
@@ -173,9 +190,11 @@ class _Search:
         return chosen, False, bound
 
     def greedy(self) -> list[int]:
+        """Cells added one by one until the target is singled out, then pruned."""
         chosen: list[int] = []
         while (diff := self.other(chosen)) is not None:
-            chosen.append(max(sorted(diff), key=lambda i: sum(i in d for d in self.diffs)))
+            diffs = self.others.values()
+            chosen.append(max(sorted(diff), key=lambda i: sum(i in d for d in diffs)))
         for i in list(reversed(chosen)):
             rest = [j for j in chosen if j != i]
             if self.other(rest) is None:
