@@ -1,6 +1,8 @@
 """The HTTP API and the page: a FastAPI app over the worker pool and the job store.
 
-Routes (JSON, versioned under ``/v1``; the OpenAPI schema is at ``/docs``), one
+Routes (JSON, versioned under ``/v1``; the OpenAPI schema is at ``/openapi.json``
+and ``/docs`` shows it with Swagger UI's files served from here, so it works with
+no internet; fastapi-offline bundles them), one
 router per area in :mod:`cp_sudoku.service.routes`:
 
 - ``POST /v1/check``, ``/v1/count``, ``/v1/export?to=``, ``/v1/prove``: one puzzle;
@@ -20,9 +22,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from cp_sudoku import __version__
 from cp_sudoku.service import errors
+from cp_sudoku.service.access import TokenGate
 from cp_sudoku.service.body_limit import BodyLimit, upload_routes
 from cp_sudoku.service.routes import about, jobs, page, puzzles
 from cp_sudoku.service.runner import Runner
@@ -47,7 +51,7 @@ def create_app(settings: Settings) -> FastAPI:
             await runner.close()
             store.close()
 
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs and /redoc with their scripts served from here, not a CDN
         title="cp-sudoku",
         version=__version__,
         summary="Check, count and export Sudoku-like puzzles; jobs over whole files.",
@@ -64,4 +68,6 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(
         BodyLimit, body=limits.body_bytes, upload=limits.upload_bytes, uploads=uploads
     )
+    if settings.tokens:  # outermost: a request without a token is refused before all else
+        app.add_middleware(TokenGate, tokens=settings.tokens)
     return app
