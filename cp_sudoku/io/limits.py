@@ -33,7 +33,8 @@ def load_json(text: str, source: str | None = None, line: int | None = None) -> 
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        where = error.lineno + (line or 1) - 1
+        # one line of a file: its caller locates it; a whole text: the line in it
+        where = line if "\n" not in text else error.lineno + (line or 1) - 1
         raise PuzzleError(
             f"not JSON: {error.msg}", source=source, line=where, column=error.colno
         ) from None
