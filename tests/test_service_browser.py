@@ -121,6 +121,20 @@ def test_upload_a_200_puzzle_file_and_wait_for_the_job(
     page.wait_for_selector('#job-state[data-state="done"]', timeout=WAIT_MS)
     assert page.inner_text("#job-state").startswith("done: 200 / 200 puzzles")
     assert page.inner_text("#job-counts") == "unique 200"
-    assert page.locator("#job-table tbody tr").count() == 200
+    rows = page.locator("#job-table tbody tr")
+    assert rows.count() == 25  # one page of the table
+    assert page.inner_text("#job-page") == "page 1 of 8 (25 rows a page)"
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.click("#job-next")
+    page.wait_for_function(
+        "document.querySelector('#job-table tbody td').textContent === '26'", timeout=WAIT_MS
+    )
+    assert rows.count() == 25
+    assert page.inner_text("#job-page") == "page 2 of 8 (25 rows a page)"
+    assert page.evaluate("document.documentElement.scrollHeight") == height  # paged, not grown
+    page.click("#job-prev")
+    page.wait_for_function(
+        "document.querySelector('#job-table tbody td').textContent === '1'", timeout=WAIT_MS
+    )
     assert (page.get_attribute("#job-download", "href") or "").endswith("/results")
     page.screenshot(path=str(SHOTS / "service-job.png"))

@@ -4,11 +4,11 @@
 const $ = (id) => document.getElementById(id);
 const SHAPES = { 4: ["2x2"], 6: ["2x3", "3x2"], 9: ["3x3"], 16: ["4x4"] };
 const ALPHABETS = { 4: ["1-4"], 6: ["1-6"], 9: ["1-9"], 16: ["1-9A-G", "0-9A-F"] };
-const SHOWN_ROWS = 500; // job rows drawn in the table; the download has them all
+const PAGE_ROWS = 25; // job rows drawn per page of the table; the download has them all
 const SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 let mode = "grid";
-let job = null; // {id, timer, shown}
+let job = null; // {id, timer, page (0-based), shown (rows of that page drawn), done}
 
 // --- Small helpers ---------------------------------------------------------------------------
 
@@ -361,13 +361,13 @@ async function startJob() {
   if (chosen.time_limit) form.append("time_limit", chosen.time_limit);
   if (mode === "text" && $("format").value) form.append("format", $("format").value);
   $("job-table").tBodies[0].replaceChildren();
-  $("job-more").textContent = "";
+  showPager(0);
   const answer = await api("POST", "/v1/jobs", form, true);
   if (!answer.ok) {
     $("job-state").textContent = `Error ${answer.status}: ${answer.data.error || answer.data}`;
     return;
   }
-  job = { id: answer.data.id, shown: 0, timer: null };
+  job = { id: answer.data.id, page: 0, shown: 0, done: 0, timer: null };
   $("job-cancel").disabled = false;
   setDownload(null);
   await poll();
@@ -396,24 +396,51 @@ function describe(state) {
   return parts.join(" · ");
 }
 
-async function appendResults(id) {
-  if (job.shown >= SHOWN_ROWS) return;
-  const response = await fetch(`/v1/jobs/${id}/results?start=${job.shown}`);
+// The table shows one page of PAGE_ROWS results; a page is fetched again until it is full.
+async function showPage(id) {
+  if (job.shown >= PAGE_ROWS) return;
+  const first = job.page * PAGE_ROWS;
+  const response = await fetch(`/v1/jobs/${id}/results?start=${first}&count=${PAGE_ROWS}`);
   const text = await response.text();
-  const body = $("job-table").tBodies[0];
+  if (!job || job.id !== id) return;
+  const rows = [];
   for (const line of text.split("\n")) {
-    if (!line || job.shown >= SHOWN_ROWS) continue;
+    if (!line) continue;
     const record = JSON.parse(line);
-    job.shown += 1;
     const ms = Object.values(record.backends).reduce((sum, b) => sum + b.seconds * 1000, 0);
-    body.append(el("tr", { class: record.status },
-      el("td", { class: "num" }, number(job.shown)),
+    rows.push(el("tr", { class: record.status },
+      el("td", { class: "num" }, number(first + rows.length + 1)),
       el("td", { class: "num" }, number(record.line)),
       el("td", {}, record.status),
       el("td", { class: "solution" }, record.solution || record.error || "-"),
       el("td", { class: "num" }, ms.toFixed(2)),
     ));
   }
+  $("job-table").tBodies[0].replaceChildren(...rows);
+  job.shown = rows.length;
+}
+
+function pages() {
+  return Math.max(1, Math.ceil(job.done / PAGE_ROWS));
+}
+
+function showPager(done) {
+  const shown = job ? pages() : 1;
+  $("job-prev").disabled = !job || job.page === 0;
+  $("job-next").disabled = !job || job.page + 1 >= shown;
+  $("job-page").textContent = done
+    ? `page ${number(job.page + 1)} of ${number(shown)} (${number(PAGE_ROWS)} rows a page)`
+    : "";
+}
+
+async function turnPage(step) {
+  if (!job) return;
+  const page = Math.min(Math.max(job.page + step, 0), pages() - 1);
+  if (page === job.page) return;
+  job.page = page;
+  job.shown = 0;
+  await showPage(job.id);
+  showPager(job.done);
 }
 
 async function poll() {
@@ -428,15 +455,14 @@ async function poll() {
   const progress = $("job-progress");
   progress.max = Math.max(state.total, 1);
   progress.value = state.done;
-  await appendResults(id);
+  job.done = state.done;
+  await showPage(id);
+  showPager(state.done);
   const jobState = $("job-state");
   jobState.textContent = describe(state);
   jobState.dataset.state = state.state;
   $("job-counts").textContent = Object.entries(state.counts)
     .map(([status, n]) => `${status} ${number(n)}`).join(", ");
-  if (state.done > SHOWN_ROWS) {
-    $("job-more").textContent = `The first ${number(SHOWN_ROWS)} results are shown; the download holds them all.`;
-  }
   if (["done", "failed", "cancelled"].includes(state.state)) {
     $("job-cancel").disabled = true;
     setDownload(`/v1/jobs/${id}/results`);
@@ -483,6 +509,8 @@ async function loadListings() {
 function start() {
   setShape();
   $("size").addEventListener("change", setShape);
+  $("job-prev").addEventListener("click", () => turnPage(-1));
+  $("job-next").addEventListener("click", () => turnPage(1));
   $("box").addEventListener("change", buildEntry);
   $("entry").addEventListener("keydown", onEntryKey);
   $("clear").addEventListener("click", buildEntry);
