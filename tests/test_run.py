@@ -53,7 +53,7 @@ def test_two_processes_give_the_same_outcomes_in_input_order(data: Path) -> None
     text[11] = text[11].replace("0", "x", 1)
     source = "\n".join(text)
     one = [summary(o) for o in check_entries(read_text(source), Plan(), jobs=1)]
-    two = [summary(o) for o in check_entries(read_text(source), Plan(), jobs=2, chunk=3)]
+    two = [summary(o) for o in check_entries(read_text(source), Plan(), jobs=2)]
     assert one == two
     assert [row[0] for row in two] == list(range(1, 26))
     statuses = [row[1] for row in two if len(row) > 2]

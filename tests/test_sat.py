@@ -41,14 +41,14 @@ def test_incremental_and_fresh_agree_on_2000_puzzles(data: Path, half: int) -> N
                 assert found == list(expected.solutions)
 
 
-def test_the_back_end_compiles_a_shape_once_it_pays(data: Path) -> None:
+def test_the_back_end_compiles_a_shape_on_its_first_puzzle(data: Path) -> None:
     texts = lines(data / "sudoku" / "norvig-top95.txt", 30)
     solutions = lines(data / "sudoku" / "norvig-top95.solutions.txt", 30)
     with SatBackend() as backend:
         results = [backend.solve(parse_line(text)) for text in texts]
-    used = [r.stats["assumptions"] > 0 for r in results]
-    assert not used[0] and used[-1]
-    assert used.index(True) == used.count(False)  # fresh until compiled, then always compiled
+    assert all(r.stats["assumptions"] > 0 for r in results)  # compiled from the first
+    # the size counts depend on the puzzle alone: the compiled 9x9's
+    assert {(r.stats["variables"], r.stats["clauses"]) for r in results} == {(729, 11_988)}
     for result, solution in zip(results, solutions, strict=True):
         assert result.status == "unique"
         assert result.solutions[0] == tuple(int(ch) for ch in solution)
