@@ -637,35 +637,6 @@ def differing_cells(puzzle: Puzzle, first: Grid, second: Grid) -> list[str]:
     return [cell_name(c) for c, a, b in zip(puzzle.cells, first, second, strict=True) if a != b]
 
 
-def grid_text(puzzle: Puzzle, grid: Grid, marks: Iterable[str] = ()) -> str:
-    """A grid of any puzzle as text, one line per row.
-
-    Values are right-aligned, ``.`` for 0 (undecided); a cell named in
-    ``marks`` (rXcY) is shown between brackets; a position that is not a
-    cell (Kakuro clue or black square) is ``#``.  With a box shape, boxes
-    are separated by ``|`` and ``-`` lines.
-    """
-    width = len(str(puzzle.max_value))
-    value = dict(zip(puzzle.cells, grid, strict=True))
-    marked = set(marks)
-    rows = []
-    for r in range(puzzle.rows):
-        parts = []
-        for c in range(puzzle.cols):
-            if puzzle.box and c and c % puzzle.box[1] == 0:
-                parts.append("|")
-            v = value.get((r, c))
-            shown = ("#" if v is None else str(v) if v else ".").rjust(width)
-            parts.append(f"[{shown}]" if cell_name((r, c)) in marked else f" {shown} ")
-        rows.append("".join(parts))
-    lines = []
-    for r, row in enumerate(rows):
-        if puzzle.box and r and r % puzzle.box[0] == 0:
-            lines.append("".join("+" if ch == "|" else "-" for ch in row))
-        lines.append(row.rstrip())
-    return "\n".join(lines)
-
-
 # -- proofs and grades ---------------------------------------------------------------------
 
 #: The grade of a puzzle that the deduction engine cannot finish (its techniques stall).

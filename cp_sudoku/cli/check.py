@@ -11,16 +11,20 @@ from click.core import ParameterSource
 from rich.console import Console
 
 from cp_sudoku.cli import exits, inputs
+from cp_sudoku.cli.explained import explained, two_solutions, why_lines, with_core
 from cp_sudoku.cli.options import Reading, Solving, jobs_option, reading_options, solving_options
 from cp_sudoku.cli.progress import Emit, streams
 from cp_sudoku.cli.report import ms, plural, problems
 from cp_sudoku.cli.to_file import table_options
 from cp_sudoku.display import error_record, verdict_record
 from cp_sudoku.io import Entry, grid_string
+from cp_sudoku.model import cell_name
 from cp_sudoku.run import Checked, Outcome, Summary
 from cp_sudoku.run.batch import Input, check_run
 from cp_sudoku.run.cluster import parse_cluster
 from cp_sudoku.run.summary import STATUSES
+from cp_sudoku.workbench.core import why_none
+from cp_sudoku.workbench.differ import count_words, verdict_differences
 
 
 @click.command()
@@ -28,6 +32,11 @@ from cp_sudoku.run.summary import STATUSES
 @solving_options(limit=2)
 @reading_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle (JSON lines).")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="For multiple: two solutions side by side; for none: the core and the deduction steps.",
+)
 @jobs_option
 @table_options
 def check(
@@ -35,6 +44,7 @@ def check(
     solving: Solving,
     reading: Reading,
     as_json: bool,
+    explain: bool,
     jobs: int,
     **table: Any,
 ) -> None:
@@ -51,6 +61,7 @@ def check(
       cp-sudoku check models/sudoku-9x9-tutorial.txt
       cp-sudoku check ......122..4.4..
       cp-sudoku check puzzles.csv --json --jobs 2 | jq .status
+      cp-sudoku check 12.......3.4..4. --explain
       cp-sudoku check big.csv --output big.parquet --cluster local:2 --resume
     """
     plan = solving.plan()
@@ -85,14 +96,15 @@ def check(
         io.advance(summary.total)  # the rows of an earlier run, when resumed
         tally.done = summary.total
         for outcome in found:
-            tally.finish(io.out, _line(outcome, as_json, io.err))
+            tally.finish(io.out, _line(outcome, as_json, io.err, explain))
             io.advance(1)
     print_summary(console, summary, table["cluster"] or f"--jobs {jobs}", table["output"])
     sys.exit(summary.code)
 
 
-def _line(outcome: Outcome[Checked], as_json: bool, err: Emit) -> str:
-    """The stdout line of one puzzle; its diagnostics go to ``err``."""
+def _line(outcome: Outcome[Checked], as_json: bool, err: Emit, explain: bool = False) -> str:
+    """The stdout line of one puzzle (with ``explain``, the lines that follow it); its
+    diagnostics go to ``err``."""
     entry, checked = outcome.entry, outcome.value
     if checked is None:
         err(f"cp-sudoku: error: {entry.error}")
@@ -100,9 +112,17 @@ def _line(outcome: Outcome[Checked], as_json: bool, err: Emit) -> str:
         return json.dumps(error_record(entry)) if as_json else f"{entry.label}  invalid"
     for line in problems(entry.label, checked.verdict, checked.mismatch):
         err(line)
+    verdict, puzzle = checked.verdict, entry.puzzle
+    core = why_none(puzzle) if explain and puzzle and explained(verdict) else None
     if as_json:
-        return json.dumps(verdict_record(entry, checked.verdict, checked.mismatch))
-    return text_line(entry, checked)
+        record = verdict_record(entry, verdict, checked.mismatch)
+        return json.dumps(with_core(record, core) if core else record)
+    line = text_line(entry, checked)
+    if explain and puzzle and len(verdict.solutions) >= 2 and verdict.status != "unique":
+        line += "\n" + two_solutions(puzzle, verdict)
+    if core:
+        line += "\n" + "\n".join(why_lines(core))
+    return line
 
 
 def text_line(entry: Entry, checked: Checked) -> str:
@@ -113,6 +133,13 @@ def text_line(entry: Entry, checked: Checked) -> str:
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
     solution = grid_string(verdict.solution, alphabet) if verdict.solution else "-"
     line = f"{entry.label}  {verdict.status:<8}  {solution}  {times}"
+    if verdict.status == "multiple":
+        line += f"  {count_words(verdict)}"
+        differ = verdict_differences(entry.puzzle, verdict) if entry.puzzle else []
+        if differ:
+            line += "  differ: " + " ".join(
+                f"{cell_name(d.cell)}={d.values[0]}|{d.values[1]}" for d in differ
+            )
     if verdict.reason:
         line += f"  reason: {verdict.reason}"
     for name in verdict.declined:

@@ -172,12 +172,13 @@ function showError(message) {
 }
 
 function busy(flag) {
-  for (const id of ["check", "count", "prove"]) $(id).disabled = flag;
+  for (const id of ["check", "count", "prove", "workbench"]) $(id).disabled = flag;
 }
 
 async function run(path) {
   busy(true);
   $("certificate").replaceChildren();
+  $("workbench-notes").replaceChildren();
   try {
     const answer = await api("POST", path, puzzleBody());
     if (!answer.ok) {
@@ -194,11 +195,12 @@ async function run(path) {
 }
 
 function verdictWords(record) {
-  const found = Math.max(0, ...Object.values(record.backends).map((b) => b.solutions));
   switch (record.status) {
     case "unique": return "Unique: exactly one solution.";
-    case "multiple": return `Multiple: at least ${number(found)} solutions; one is shown.`;
-    case "none": return "None: the puzzle has no solution.";
+    case "multiple":
+      return `Multiple: ${record.count}; the cells where two solutions differ are marked.`;
+    case "none":
+      return "None: the puzzle has no solution" + (record.reason ? `: ${record.reason}.` : ".");
     default:
       return record.agree === false
         ? `Unknown: the back ends disagree (${record.disagreements.join("; ")}).`
@@ -242,11 +244,98 @@ async function check() {
   } else {
     figures = [drawing(record.drawing, record.drawing.givens, "Puzzle", null)];
     if (record.drawing.solution) {
-      figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens));
+      const marks = cellMarks(record.drawing, record.differ.map((d) => d.cell), "differ");
+      figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens, marks));
     }
   }
   $("drawings").replaceChildren(...figures);
   showBackends(record.backends);
+}
+
+// --- The workbench: differing cells, true candidates, suggestions, the core -------------------
+
+function cellMarks(d, names, mark) {
+  // "r3c2" names -> {index in the drawing: mark}
+  const marks = {};
+  for (const name of names) {
+    const [, r, c] = name.match(/^r(\d+)c(\d+)$/).map(Number);
+    marks[(r - 1) * d.cols + (c - 1)] = mark;
+  }
+  return marks;
+}
+
+function candidateFigure(d, found, marks) {
+  // each cell's true candidates as small digits, coloured by the solutions using them
+  const figure = drawing(d, d.givens, "True candidates", null, marks);
+  const cells = figure.querySelectorAll("td");
+  for (const [name, values] of Object.entries(found.candidates)) {
+    const [, r, c] = name.match(/^r(\d+)c(\d+)$/).map(Number);
+    const i = (r - 1) * d.cols + (c - 1);
+    if (d.givens[i]) continue;
+    const box = el("span", { class: "candidates" });
+    for (const value of values) {
+      const count = found.counts ? found.counts[name][String(value)] : null;
+      const digit = el("span", { class: "candidate" }, SYMBOLS[value] || String(value));
+      if (count !== null) {
+        const level = count >= found.cap ? "many" : count === 1 ? "one" : "few";
+        digit.classList.add(`count-${level}`);
+        digit.title = `${count}${count >= found.cap ? "+" : ""} solution(s)`;
+      }
+      box.append(digit);
+    }
+    cells[i].querySelector(".value").replaceWith(box);
+  }
+  return figure;
+}
+
+async function workbench() {
+  const perCandidate = Number($("per-candidate").value || 0);
+  const record = await run(`/v1/workbench?per_candidate=${perCandidate}`);
+  if (!record) return;
+  const checked = record.check;
+  const d = record.drawing;
+  const verdict = $("verdict");
+  verdict.textContent = verdictWords(checked);
+  verdict.className = `verdict ${checked.status}`;
+  verdict.dataset.status = checked.status;
+  const core = record.core && record.core.core.length ? record.core : null;
+  const suggested = record.suggestion ? record.suggestion.givens.map((g) => g.cell) : [];
+  const figures = [];
+  if (d.as_text) {
+    figures.push(textFigure(checked.rendered ? checked.rendered.puzzle : "", "Puzzle"));
+  } else {
+    figures.push(drawing(d, d.givens, "Puzzle", null, core ? cellMarks(d, core.cells, "core") : {}));
+    if (d.solution) {
+      const marks = cellMarks(d, checked.differ.map((x) => x.cell), "differ");
+      const title = record.second ? "Solution 1" : "Solution";
+      figures.push(drawing(d, d.solution, title, d.givens, marks));
+      if (record.second) figures.push(drawing(d, record.second, "Solution 2", d.givens, marks));
+    }
+    figures.push(candidateFigure(d, record.candidates, cellMarks(d, suggested, "suggested")));
+  }
+  $("drawings").replaceChildren(...figures);
+  const notes = [];
+  const found = record.candidates;
+  notes.push(el("p", {}, `True candidates: ${found.solutions_seen} solutions seen, ` +
+    `${found.refuted} candidates refuted, ${found.sat_calls} SAT calls` +
+    (found.cap ? `; colour: used by one solution, by a few, by ${found.cap} or more.` : ".")));
+  if (record.suggestion && record.suggestion.givens.length) {
+    const s = record.suggestion;
+    const words = s.givens.map((g) => `${g.cell}=${g.value}`).join(", ");
+    notes.push(el("p", { class: "suggestion" }, `Suggestion: add ${words} ` +
+      `(${s.optimal ? "the fewest for its solution" : "minimal"}; the cross-check says ${s.status}).`));
+  }
+  if (core) {
+    notes.push(el("p", { class: "core" }, `Core: ${core.sentence}` +
+      (core.minimal ? ` (checked by ${core.checked_by}).` : ".")));
+    if (core.steps.length) {
+      notes.push(el("ol", { class: "steps" },
+        ...core.steps.filter((step) => step.technique).map((step) => el("li", {}, step.text))));
+    }
+    notes.push(el("p", {}, `Deduction: ${core.deduction}.`));
+  }
+  $("workbench-notes").replaceChildren(...notes);
+  showBackends(checked.backends);
 }
 
 async function count() {
@@ -292,7 +381,7 @@ function textFigure(text, title) {
   return el("figure", {}, el("figcaption", {}, title), el("pre", { class: "rendered" }, text));
 }
 
-function drawing(d, values, title, givens) {
+function drawing(d, values, title, givens, marks = {}) {
   const { rows, cols } = d;
   const cageOf = new Array(rows * cols).fill(-1);
   const cageLabel = {};
@@ -323,6 +412,7 @@ function drawing(d, values, title, givens) {
           if (differs(i, r, c + 1, group)) td.classList.add("right");
         }
         if (d.shaded[i]) td.classList.add("shaded");
+        if (marks[i]) td.classList.add(marks[i]);
         const value = el("span", { class: "value" }, values[i] || "");
         if (givens === null || (givens && givens[i])) value.classList.add("given");
         if (d.kind === "killer" && cageOf[i] !== -1) {
@@ -519,6 +609,7 @@ function start() {
   $("check").addEventListener("click", check);
   $("count").addEventListener("click", count);
   $("prove").addEventListener("click", prove);
+  $("workbench").addEventListener("click", workbench);
   $("job-start").addEventListener("click", startJob);
   $("job-cancel").addEventListener("click", cancelJob);
   loadListings();
