@@ -16,7 +16,7 @@ from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.display import layout
 from cp_sudoku.io import Entry, alphabet_of
 from cp_sudoku.model import Puzzle, cell_name
-from cp_sudoku.run import Plan
+from cp_sudoku.run import Plan, of_status
 from cp_sudoku.workbench.candidates import TrueCandidates, true_candidates
 
 
@@ -60,10 +60,10 @@ def candidates(puzzle: str, per_candidate: int, reading: Reading, as_json: bool)
                 continue
             if as_json:
                 record = {"source": entry.source, "line": entry.line, **result.record()}
-                exits.finish(click.echo, json.dumps(record))
+                exits.tally().finish(click.echo, json.dumps(record))
             else:
-                exits.finish(click.echo, text(entry, entry.puzzle, result))
-            code = max(code, exits.of_status(result.status))
+                exits.tally().finish(click.echo, text(entry, entry.puzzle, result))
+            code = max(code, of_status(result.status))
     sys.exit(code)
 
 
