@@ -30,7 +30,11 @@ from cp_sudoku.backends.base import Backend, Result, Status, status_of
 from cp_sudoku.model import UsageError
 
 #: The three independent back ends the cross-check runs by default.
-DEFAULT_BACKENDS = ("cpsat", "sat", "backtrack")
+DEFAULT_BACKENDS = ("cpsat", "sat", "kernel")
+
+#: A back end that declines a puzzle in a cross-check is followed by its stand-in
+#: (``kernel`` takes units only; the pure-Python ``backtrack`` takes every type).
+STAND_INS: dict[str, str] = {"kernel": "backtrack"}
 
 #: Name -> "module:class", imported when the back end is first built.
 REGISTRY: dict[str, str] = {
@@ -77,6 +81,7 @@ def get_backend(name: str, **options: Any) -> Backend:
 __all__ = [
     "DEFAULT_BACKENDS",
     "REGISTRY",
+    "STAND_INS",
     "Backend",
     "Result",
     "Status",

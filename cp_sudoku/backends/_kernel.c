@@ -284,7 +284,7 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
     const char *stopped = NULL;
     int complete = 1, failed = 0;
     const unsigned char *g = givens.buf;
-    int qlen = 0, ok = 1;
+    int qlen = 0;
     for (int c = 0; c < N; c++) {
         if (g[c]) {
             if (g[c] > s->n) {
@@ -297,9 +297,8 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
             states[c] = s->all;
         }
     }
-    ok = propagate(s, states, queue, qlen);
-    int depth = 0;
-    int descend = ok; /* choose a branching cell at states[depth] */
+    int depth = propagate(s, states, queue, qlen) ? 0 : -1; /* -1: no solution */
+    int descend = 1; /* choose a branching cell at states[depth] */
     while (depth >= 0) {
         mask_t *cand = states + (size_t)depth * N;
         if (descend) {

@@ -134,7 +134,7 @@ class KernelBackend(BacktrackingBackend):
         """The compiled structure of ``puzzle``, kept for the last few structures."""
         n = puzzle.max_value - puzzle.min_value + 1
         last = self._last
-        if last is not None and last[0] is puzzle.cells and last[1] is puzzle.units and last[2] == n:
+        if last and last[0] is puzzle.cells and last[1] is puzzle.units and last[2] == n:
             return last[3]  # the usual case: puzzles of one size share these tuples
         key = (n, puzzle.cells, puzzle.units)
         shape = self._shapes.get(key)
