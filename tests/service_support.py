@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 from click.testing import CliRunner
 
+from cp_sudoku.backends import backend_class
 from cp_sudoku.cli import main as cli
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -104,10 +105,16 @@ def cli_records(text: str, *options: str) -> list[dict[str, Any]]:
 
 
 def comparable(record: dict[str, Any]) -> dict[str, Any]:
-    """A record without what differs between two runs: the source name and the times."""
+    """A record without what differs between two runs: the source name, the times, and
+    the counts that depend on what a solver served before (``history_statistics``)."""
     out = {key: value for key, value in record.items() if key != "source"}
     out["backends"] = {
-        name: {key: value for key, value in result.items() if key != "seconds"}
+        name: {
+            key: value
+            for key, value in result.items()
+            if key != "seconds"
+            and key not in getattr(backend_class(name), "history_statistics", ())
+        }
         for name, result in record["backends"].items()
     }
     return out

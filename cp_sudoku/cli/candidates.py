@@ -17,7 +17,7 @@ from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.display import layout
 from cp_sudoku.io import Entry, alphabet_of
 from cp_sudoku.model import Puzzle, cell_name
-from cp_sudoku.run import Plan
+from cp_sudoku.run import Plan, of_status
 from cp_sudoku.verify.candidates import CertifiedCandidates, certify_candidates
 from cp_sudoku.verify.certificate import certificate_name
 from cp_sudoku.workbench.candidates import TrueCandidates, true_candidates
@@ -78,11 +78,11 @@ def candidates(
                 if certified is not None:
                     record["certificate"] = str(certified.path)
                     record["certificate_failures"] = list(certified.failures)
-                exits.finish(click.echo, json.dumps(record))
+                exits.tally().finish(click.echo, json.dumps(record))
             else:
-                exits.finish(click.echo, text(entry, entry.puzzle, found, certified))
+                exits.tally().finish(click.echo, text(entry, entry.puzzle, found, certified))
             failed = certified is not None and certified.failures
-            code = max(code, exits.UNKNOWN if failed else exits.of_status(found.status))
+            code = max(code, exits.UNKNOWN if failed else of_status(found.status))
     sys.exit(code)
 
 

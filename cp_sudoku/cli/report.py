@@ -46,3 +46,8 @@ def problems(label: str, verdict: Verdict, mismatch: str | None) -> Iterator[str
         yield f"cp-sudoku: DISAGREEMENT at {label}: {problem}"
     if mismatch:
         yield f"cp-sudoku: MISMATCH at {label}: {mismatch}"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 puzzle``, ``2,000 puzzles``."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"

@@ -15,7 +15,7 @@ from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.display import format_stats, side_by_side
 from cp_sudoku.io import Entry, read_text
 from cp_sudoku.model import Puzzle
-from cp_sudoku.run import check
+from cp_sudoku.run import check, of_verdict
 from cp_sudoku.workbench.core import why_none
 
 #: The built-in example: the Wikipedia "Sudoku" article's puzzle, the first
@@ -59,8 +59,8 @@ def solve(puzzle: str | None, example: bool, solving: Solving, reading: Reading)
             for line in problems(entry.label, checked.verdict, checked.mismatch):
                 click.echo(line, err=True)
             text = _text(entry, entry.puzzle, checked.verdict, checked.mismatch)
-            exits.finish(click.echo, ("\n" if number else "") + text)
-            code = max(code, exits.of_verdict(checked.verdict, checked.mismatch))
+            exits.tally().finish(click.echo, ("\n" if number else "") + text)
+            code = max(code, of_verdict(checked.verdict, checked.mismatch))
     sys.exit(code)
 
 

@@ -66,9 +66,9 @@ def suggest_command(
                 continue
             if as_json:
                 record = {"source": entry.source, "line": entry.line, **result.record()}
-                exits.finish(click.echo, json.dumps(record))
+                exits.tally().finish(click.echo, json.dumps(record))
             else:
-                exits.finish(click.echo, sentence(entry, entry.puzzle, result))
+                exits.tally().finish(click.echo, sentence(entry, entry.puzzle, result))
             code = max(code, _code(result))
     sys.exit(code)
 

@@ -13,7 +13,7 @@ from cp_sudoku.display import verdict_record
 from cp_sudoku.io import alphabet_of
 from cp_sudoku.model import Puzzle
 from cp_sudoku.run import check
-from cp_sudoku.service.solving import Options, _backends, _one_puzzle, drawing
+from cp_sudoku.service.solving import Options, _one_puzzle, drawing
 from cp_sudoku.workbench import suggest, true_candidates, why_none
 from cp_sudoku.workbench.core import Core
 
@@ -36,7 +36,7 @@ def suggest_one(text: str, options: Options) -> dict[str, Any]:
         InputError: the text is not exactly one readable puzzle.
     """
     _, puzzle = _one_puzzle(text, options)
-    return suggest(puzzle, _backends(options.plan())).record()
+    return suggest(puzzle, options.plan().built()).record()
 
 
 def why_one(text: str, options: Options) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
     """
     entry, puzzle = _one_puzzle(text, options)
     plan = options.plan()
-    backends = _backends(plan)
+    backends = plan.built()
     checked = check(entry, backends, plan)
     verdict = checked.verdict
     shown = verdict.solution or (verdict.solutions[0] if verdict.solutions else None)
