@@ -72,7 +72,7 @@ class Maker:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise UsageError(f"unknown kind {self.kind!r}: expected one of {', '.join(KINDS)}")
-        limit = 7 if self.kind == "kakuro" else 36
+        limit = 6 if self.kind == "kakuro" else 36
         low = 4 if self.kind == "kakuro" else 2
         if not low <= self.size <= limit:
             raise UsageError(f"a generated {self.kind} has size {low}..{limit}, got {self.size}")
