@@ -16,15 +16,15 @@
 - :mod:`.blanked`: the older blanked-grid helpers (no uniqueness) used by benchmarks.
 """
 
-from cp_sudoku.generate.make import GenerationBug, Generated, OutOfTries, Request, make
+from cp_sudoku.generate.make import Generated, GenerationBug, OutOfTries, Request, make
 from cp_sudoku.generate.rules import KINDS
 from cp_sudoku.generate.symmetry import SYMMETRIES
 
 __all__ = [
     "KINDS",
     "SYMMETRIES",
-    "GenerationBug",
     "Generated",
+    "GenerationBug",
     "OutOfTries",
     "Request",
     "make",

@@ -73,4 +73,3 @@ def dig(
         elif not minimal:
             break
     return givens
-

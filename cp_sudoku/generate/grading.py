@@ -36,18 +36,18 @@ def parse_target(grade: str | None = None, rating: str | None = None) -> Target 
             ``LOW-HIGH`` with ``0 <= LOW < HIGH``, or one no puzzle can reach
             (starting at or above the top of the rating scale).
     """
-    from cp_sudoku.deduction import BANDS, band_range
-
+    if grade is None and rating is None:
+        return None
     if grade is not None and rating is not None:
         raise UsageError("give --grade or --rating, not both")
+    from cp_sudoku.deduction import BANDS, band_range
+
     if grade is not None:
         name = grade.strip().lower()
         above = name.endswith("+")
         low, high = band_range(name.rstrip("+"))
         return Target(low, math.inf if above else high, name)
-    if rating is None:
-        return None
-    text = rating.strip()
+    text = (rating or "").strip()
     low_text, dash, high_text = text.partition("-")
     try:
         low = float(low_text)

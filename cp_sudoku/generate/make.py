@@ -32,7 +32,7 @@ from cp_sudoku.generate.symmetry import check_symmetry, orbits
 from cp_sudoku.model import Cell, CpSudokuError, Grid, Puzzle, UsageError
 
 
-class GenerationBug(CpSudokuError, RuntimeError):
+class GenerationBug(RuntimeError):
     """A generated puzzle failed its cross-check (a bug: report it)."""
 
 
@@ -167,18 +167,19 @@ def _dug(
     rules, solution = draft.rules, draft.solution
     if not maker.has_givens:
         return rules
-    shared = rules is maker.shape  # fixed rules: the maker keeps their solver
-    oracle = maker.oracle(rules) if shared else Oracle(rules)
+    oracle = draft.oracle or Oracle(rules)
     try:
-        givens = add_until_unique(oracle, solution, {}, cell_orbits, rng)
+        if draft.oracle is not None:  # fixed rules: from every cell given (no model read)
+            givens = dict(zip(rules.cells, solution, strict=True))
+        else:
+            givens = add_until_unique(oracle, solution, {}, cell_orbits, rng)
         if draft.rebuild is not None:
             rules = _drop_rules(draft, givens, rng, minimal)
             oracle.close()
             oracle = Oracle(rules)
         givens = dig(oracle, solution, givens, cell_orbits, rng, minimal=minimal)
     finally:
-        if not shared:
-            oracle.close()
+        oracle.close()
     return replace(rules, givens=givens)
 
 

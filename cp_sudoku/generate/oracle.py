@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from pysat.solvers import Solver
 
-from cp_sudoku.encodings.cnf import to_cnf
+from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.model import Cell, Grid, Puzzle
 
 #: The python-sat solver used (fastest of minisat22, glucose4 and cadical195 on
@@ -36,13 +36,18 @@ class Oracle:
 
     Args:
         puzzle: any puzzle; its constraints are compiled, its givens dropped.
+        cnf: the CNF of ``puzzle`` without givens when already written
+            (``extended`` encoding).
 
-    Call :meth:`close` (or use ``with``) to free the solver.
+    Each oracle is a new solver, so its answers (the models it returns) depend
+    only on the calls made to it: a generator that makes one oracle per
+    puzzle gives the same puzzle for a seed whatever ran before.  Call
+    :meth:`close` (or use ``with``) to free the solver.
     """
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, cnf: Cnf | None = None) -> None:
         self.puzzle = replace(puzzle, givens={})
-        self.cnf = to_cnf(self.puzzle, "extended")
+        self.cnf = cnf or to_cnf(self.puzzle, "extended")
         self.index = self.puzzle.index
         self.sat = Solver(name=SOLVER, bootstrap_with=self.cnf.clauses)
         self.calls = 0
@@ -99,7 +104,9 @@ class Oracle:
         self._top = max(getattr(self, "_top", self.cnf.num_vars), self.sat.nof_vars()) + 1
         return self._top
 
-    def removable(self, givens: Sequence[tuple[Cell, int]], removed: Sequence[Cell], solution: Grid) -> bool:
+    def removable(
+        self, givens: Sequence[tuple[Cell, int]], removed: Sequence[Cell], solution: Grid
+    ) -> bool:
         """Whether ``givens`` (a unique puzzle, values from ``solution``) minus the cells
         ``removed`` stays unique."""
         gone = set(removed)

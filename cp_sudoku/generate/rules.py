@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.generate.oracle import Oracle
+from cp_sudoku.kinds import kind_of
 from cp_sudoku.kinds.futoshiki import futoshiki
 from cp_sudoku.kinds.grid import box_shape, square_puzzle
 from cp_sudoku.kinds.jigsaw import jigsaw
@@ -67,7 +69,7 @@ class Maker:
     box: tuple[int, int] | None = None
     extras: tuple[str, ...] = ()
     regions: tuple[str, ...] | None = None
-    _oracles: dict[object, Oracle] = field(default_factory=dict, repr=False)
+    _cnfs: dict[object, Cnf] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -99,22 +101,15 @@ class Maker:
     @property
     def has_givens(self) -> bool:
         """Whether the kind's puzzles carry givens (KenKen and Kakuro have none)."""
-        return self.kind not in ("kenken", "kakuro")
-
-    def close(self) -> None:
-        """Free the cached solvers."""
-        for oracle in self._oracles.values():
-            oracle.close()
-        self._oracles.clear()
+        return takes_givens(self.kind)
 
     def oracle(self, puzzle: Puzzle) -> Oracle:
-        """A solver for ``puzzle``'s rules, kept while its rules are the latest drawn."""
+        """A new solver for ``puzzle``'s rules; the CNF of the latest rules is kept."""
         key = (puzzle.kind, puzzle.rows, puzzle.cols, puzzle.constraints)
-        if key not in self._oracles:
-            if len(self._oracles) > 2:
-                self.close()
-            self._oracles[key] = Oracle(puzzle)
-        return self._oracles[key]
+        if key not in self._cnfs:
+            self._cnfs.clear()
+            self._cnfs[key] = to_cnf(replace(puzzle, givens={}), "extended")
+        return Oracle(puzzle, self._cnfs[key])
 
     def draw(self, rng: random.Random) -> Draft:
         """Rules (a puzzle without givens) and one of its solutions, drawn by ``rng``.
@@ -132,11 +127,14 @@ class Maker:
                 if found is not None:
                     return Draft(rules, found)
         base = self.shape if self.kind in ("sudoku", "jigsaw", "killer") else _latin(n)
-        solution = self.oracle(base).random_solution(rng)
+        oracle = self.oracle(base)
+        solution = oracle.random_solution(rng)
         if solution is None:
+            oracle.close()
             raise UsageError(f"a {n}x{n} {self.kind} with these rules has no solution")
         if self.kind in ("sudoku", "jigsaw"):
-            return Draft(base, solution)
+            return Draft(base, solution, oracle=oracle)
+        oracle.close()
         if self.kind == "killer":
             return Draft(_killer(base, solution, rng), solution)
         if self.kind == "kenken":
@@ -157,12 +155,15 @@ class Maker:
 class Draft:
     """What :meth:`Maker.draw` gives: the rules as a puzzle without givens, the
     solution, and for Futoshiki and Skyscrapers the rules that may be dropped one
-    by one (signs, clues) with the function that builds the puzzle from those kept."""
+    by one (signs, clues) with the function that builds the puzzle from those kept;
+    ``oracle``: an open solver of the rules, when one drew the solution (the caller
+    closes it)."""
 
     rules: Puzzle
     solution: Grid
     items: tuple[Any, ...] = ()
     rebuild: Callable[[Sequence[Any]], Puzzle] | None = None
+    oracle: Oracle | None = None
 
 
 def _futoshiki_from(n: int) -> Callable[[Sequence[Any]], Puzzle]:
@@ -177,6 +178,11 @@ def _skyscrapers_from(n: int) -> Callable[[Sequence[Any]], Puzzle]:
         return skyscrapers(n, sides)
 
     return build
+
+
+def takes_givens(kind: str) -> bool:
+    """Whether puzzles of ``kind`` carry givens: its text format has a ``grid:`` of values."""
+    return kind_of(kind).keys.get("grid") == "grid"
 
 
 def _latin(n: int) -> Puzzle:
@@ -225,7 +231,9 @@ def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> tupl
         if not near:
             continue
         ra, rb = label[a], label[rng.choice(near)]
-        back = [x for x in members[rb] if x != a and any(label.get(y) == ra for y in _neighbours(x))]
+        back = [
+            x for x in members[rb] if x != a and any(label.get(y) == ra for y in _neighbours(x))
+        ]
         if not back:
             continue
         b = rng.choice(back)
@@ -250,7 +258,12 @@ def _connected(cells: set[Cell]) -> bool:
 
 
 def grow_cages(
-    cells: Sequence[Cell], solution: dict[Cell, int], rng: random.Random, low: int, high: int, distinct: bool
+    cells: Sequence[Cell],
+    solution: dict[Cell, int],
+    rng: random.Random,
+    low: int,
+    high: int,
+    distinct: bool,
 ) -> list[list[Cell]]:
     """Cover ``cells`` with connected cages of ``low..high`` cells (fewer where the
     growth is boxed in), grown from random starts; with ``distinct`` no value twice."""
@@ -263,7 +276,12 @@ def grow_cages(
         while len(cage) < size:
             held = {solution[x] for x in cage}
             near = sorted(
-                {y for x in cage for y in _neighbours(x) if y in free and not (distinct and solution[y] in held)}
+                {
+                    y
+                    for x in cage
+                    for y in _neighbours(x)
+                    if y in free and not (distinct and solution[y] in held)
+                }
             )
             if not near:
                 break
@@ -273,7 +291,9 @@ def grow_cages(
     return _merge_singles(cages, solution, distinct)
 
 
-def _merge_singles(cages: list[list[Cell]], solution: dict[Cell, int], distinct: bool) -> list[list[Cell]]:
+def _merge_singles(
+    cages: list[list[Cell]], solution: dict[Cell, int], distinct: bool
+) -> list[list[Cell]]:
     """Join each one-cell cage to a neighbouring cage when the rules allow (a one-cell
     cage gives its value away)."""
     home = {cell: k for k, cage in enumerate(cages) for cell in cage}
@@ -340,7 +360,9 @@ def _split_off(cage: list[Cell], cell: Cell) -> list[list[Cell]]:
     return parts
 
 
-def _kenken_cage(cage: list[Cell], values: dict[Cell, int], rng: random.Random) -> tuple[int, str, list[Cell]]:
+def _kenken_cage(
+    cage: list[Cell], values: dict[Cell, int], rng: random.Random
+) -> tuple[int, str, list[Cell]]:
     digits = [values[x] for x in cage]
     if len(cage) == 1:
         return digits[0], "=", cage
@@ -407,7 +429,9 @@ def _kakuro(n: int, rng: random.Random, rounds: int = 200) -> tuple[Puzzle, Grid
                 units=tuple(Unit("run", run, "run") for run in runs),
             )
             with Oracle(fill) as filler:
-                keep = [(c, v) for c, v in values.items() if white[c[0]][c[1]] and rng.random() < 0.8]
+                keep = [
+                    (c, v) for c, v in values.items() if white[c[0]][c[1]] and rng.random() < 0.8
+                ]
                 solution = filler.random_solution(rng, keep) or filler.random_solution(rng)
             assert solution is not None  # distinct digits in runs of at most 8 cells always fit
             values = dict(zip(fill.cells, solution, strict=True))
@@ -433,7 +457,10 @@ def _prune(white: list[list[bool]]) -> None:
         changed = False
         for r in range(1, n):
             for c in range(1, n):
-                if white[r][c] and max(_run_length(white, r, c, 0, 1), _run_length(white, r, c, 1, 0)) < 2:
+                if (
+                    white[r][c]
+                    and max(_run_length(white, r, c, 0, 1), _run_length(white, r, c, 1, 0)) < 2
+                ):
                     white[r][c] = False
                     changed = True
 
@@ -455,7 +482,9 @@ def _runs(white: list[list[bool]]) -> list[tuple[Cell, ...]]:
     return runs
 
 
-def _squares(n: int, white: list[list[bool]], runs: list[tuple[Cell, ...]], values: dict[Cell, int]) -> list[list[Square]]:
+def _squares(
+    n: int, white: list[list[bool]], runs: list[tuple[Cell, ...]], values: dict[Cell, int]
+) -> list[list[Square]]:
     down: dict[Cell, int] = {}
     across: dict[Cell, int] = {}
     for run in runs:
