@@ -73,6 +73,9 @@ KEYS = (
     "clash",
     "explanation",
 )
+#: Keys written when present: ``candidates`` (cell rXcY -> its true candidates) in a
+#: certificate of status ``candidates`` (``cp-sudoku candidates --certify``).
+OPTIONAL_KEYS = ("candidates",)
 SUFFIX = ".cert.json"
 
 
@@ -110,7 +113,8 @@ def write_files(
         record |= {"proof": f"{name}.drat", "proof_format": "DRAT"}
         record["proof_sha256"] = sha256(proof_text)
     path = directory / f"{name}{SUFFIX}"
-    path.write_text(_dumps({key: record[key] for key in KEYS}), "utf-8")
+    kept = {key: record[key] for key in (*KEYS, *OPTIONAL_KEYS) if key in record}
+    path.write_text(_dumps(kept), "utf-8")
     return path
 
 
