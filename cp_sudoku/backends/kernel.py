@@ -88,7 +88,9 @@ class KernelBackend(BacktrackingBackend):
     """The compiled kernel (see the module docstring); option ``max_tries``."""
 
     name = "kernel"
-    summary = "compiled C backtracker: units only, singles, locked candidates, fewest first"
+    summary = "compiled C backtracker: units only, singles, locked candidates, fewest first" + (
+        f" (now pure Python: {KERNEL_MISSING})" if KERNEL_MISSING else ""
+    )
     supports = frozenset({Unit})
     statistics: ClassVar[tuple[str, ...]] = ("tries", "backtracks")
     strategy = MrvSearch
