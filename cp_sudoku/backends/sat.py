@@ -31,7 +31,7 @@ Measurements behind the defaults are in ``docs/performance.md``.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from typing import ClassVar
 
@@ -122,16 +122,8 @@ class _Stopper:
             self.sat.clear_interrupt()
 
 
-#: Blocking clauses one cube of an enumeration holds at most; past it the cube is split.
+#: Grids one cube of an enumeration blocks at most; past it the cube is split.
 MAX_BLOCKING = 5_000
-
-
-@dataclass
-class _Cube:
-    """Part of an enumeration: cell assumptions, and the grids found in it already."""
-
-    literals: list[int]
-    found: list[Grid]
 
 
 def enumerate_models(
@@ -150,11 +142,12 @@ def enumerate_models(
     million), the blocking clauses of the search hold at most
     :data:`MAX_BLOCKING` grids: the space is searched in *cubes* (cell values
     assumed), first the whole space; a cube that has found that many grids
-    is split on its next free cell into one cube per value, each of which
-    blocks only the grids already found in it, and its own blocking clauses
-    are switched off for good (the solver then drops them as satisfied).
-    Every cube's blocking clauses carry its own activation literal ``-a``
-    (``a`` assumed while it runs); ``activation`` is the caller's, assumed
+    has its blocking clauses switched off for good (the solver then drops
+    them as satisfied) and is split on its next free cell into one cube per
+    value.  A grid found again in a smaller cube is one ``sink`` has (it
+    counts each distinct grid once), so the work at most doubles.  Every
+    cube's blocking clauses carry its own activation literal ``-a`` (``a``
+    assumed while it runs); ``activation`` is the caller's, assumed
     throughout and switched off by the caller.
     """
     outer = list(assumptions or ())
@@ -163,18 +156,16 @@ def enumerate_models(
     assumed_cells = {place[0] for lit in outer if (place := _place(cnf, lit)) is not None}
     free = [i for i, lits in enumerate(cnf.literal) if len(lits) > 1 and i not in assumed_cells]
     stopper = _Stopper(sat, clock)
-    cubes = [_Cube([], [])]
+    cubes: list[list[int]] = [[]]  # each cube: its cell literals
     top = max([sat.nof_vars(), cnf.num_vars, *(abs(lit) for lit in outer)])
     own = 0
     try:
         while cubes:
             cube = cubes.pop()
             top += 1
-            own = top
-            for grid in cube.found:
-                sat.add_clause([-own, *cnf.blocking_clause(grid)])
+            own, found = top, 0
             while True:
-                answer = stopper.solve([*outer, *cube.literals, own])
+                answer = stopper.solve([*outer, *cube, own])
                 if answer is None:  # stopped by the time limit
                     return False
                 if not answer:
@@ -187,9 +178,10 @@ def enumerate_models(
                 sat.add_clause([-own, *blocking])
                 if stop:
                     return False
-                cube.found.append(grid)
-                if len(cube.found) >= MAX_BLOCKING and len(cube.literals) < len(free):
-                    cubes.extend(_split(cnf, cube, free[len(cube.literals)]))
+                found += 1
+                if found >= MAX_BLOCKING and len(cube) < len(free):
+                    cell = free[len(cube)]
+                    cubes.extend([*cube, var] for var in cnf.literal[cell].values())
                     break
             sat.add_clause([-own])  # this cube's blocking clauses, off for good
             own = 0
@@ -204,14 +196,6 @@ def _place(cnf: Cnf, literal: int) -> tuple[int, int] | None:
     """The (cell index, value) of a positive cell literal, else None."""
     cell_of = cnf._cell_of
     return cell_of[literal] if 0 < literal < len(cell_of) else None
-
-
-def _split(cnf: Cnf, cube: _Cube, cell: int) -> list[_Cube]:
-    """``cube`` split on ``cell``: one cube per candidate value, each with its grids."""
-    return [
-        _Cube([*cube.literals, var], [grid for grid in cube.found if grid[cell] == value])
-        for value, var in cnf.literal[cell].items()
-    ]
 
 
 def _effort(stats: dict[str, int], before: dict[str, int] | None = None) -> dict[str, int]:
