@@ -29,7 +29,7 @@ from cp_sudoku.kinds.grid import default_box
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
 from cp_sudoku.puzzles import generated_sudoku, solved_grid
-from cp_sudoku.run import Checked, InProcess, Outcome, Plan, check, run
+from cp_sudoku.run import Checked, Outcome, Plan, check, run
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -348,7 +348,7 @@ def run_records(
     built = resolve(backends)
     plan = Plan(tuple(b.name for b in built), limit=limit, time_limit=time_limit)
     items = list(entries) if progress else entries
-    outcomes: Iterable[Outcome[Checked]] = run(items, check, plan, InProcess(built))
+    outcomes: Iterable[Outcome[Checked]] = run(items, check, plan, backends=built)
     if progress:
         from rich.progress import track
 

@@ -6,7 +6,7 @@ Two ways to solve (option ``incremental``):
   dropped with its blocking clauses;
 - *incremental* (the default for batches): the clauses that do not depend on
   the givens are compiled once per shape (cells, units, values; puzzles with
-  other constraints always go fresh) into one solver (:class:`CompiledShape`);
+  other constraints always go fresh) into one solver (:class:`ShapeSolver`);
   each puzzle's givens are *assumptions*, and its blocking clauses carry a
   fresh *activation literal* ``a`` (clause ``[-a, ...]``, ``a`` assumed),
   switched off for good by the unit clause ``[-a]`` when the puzzle is done,
@@ -14,9 +14,13 @@ Two ways to solve (option ``incremental``):
   are reset before each puzzle where the solver allows it, and the solver is
   rebuilt after :data:`RECYCLE_PUZZLES` puzzles or :data:`RECYCLE_CONFLICTS`
   conflicts, since the learnt clauses of earlier puzzles slow later ones
-  down.  A shape is compiled only once the clauses written fresh for it add
-  up to the compiled formula's size (a single puzzle never pays for a
-  compilation), and never above :data:`MAX_COMPILED_CLAUSES`.
+  down.  Every shape of units alone up to :data:`MAX_COMPILED_CLAUSES` is
+  compiled on its first puzzle (the last :data:`KEPT_SHAPES` shapes are
+  kept), so which formula a puzzle is solved with, and its ``variables`` and
+  ``clauses``, depend on the puzzle alone, never on what came before (a
+  9x9 compiles in about 10 ms, against 2 ms for one puzzle's fresh CNF).
+  The effort counts of a compiled shape do depend on the puzzles its solver
+  served before (its learnt clauses).
 
 Time limits: a timer interrupts solvers that support it (minisat22,
 glucose, maple...); others (cadical) are solved in chunks of
@@ -48,6 +52,8 @@ RECYCLE_CONFLICTS = 2000
 #: Shapes whose compiled formula would be larger are always solved fresh
 #: (an empty 16x16 has 123,136 clauses; an empty 25x25 has 765,075).
 MAX_COMPILED_CLAUSES = 200_000
+#: Compiled shapes a back end keeps (a file that mixes shapes does not recompile them).
+KEPT_SHAPES = 4
 #: Conflicts between two looks at the clock, for solvers that cannot be interrupted.
 CONFLICT_CHUNK = 1000
 #: Solvers that python-sat runs without assumptions (it warns and ignores them).
@@ -116,6 +122,10 @@ class _Stopper:
             self.sat.clear_interrupt()
 
 
+#: Grids one cube of an enumeration blocks at most; past it the cube is split.
+MAX_BLOCKING = 5_000
+
+
 def enumerate_models(
     sat: Solver,
     cnf: Cnf,
@@ -124,34 +134,68 @@ def enumerate_models(
     assumptions: list[int] | None = None,
     activation: int | None = None,
 ) -> bool:
-    """Hand each distinct grid of ``cnf`` (loaded in ``sat``) to ``sink``, blocking each.
+    """Hand each distinct grid of ``cnf`` (loaded in ``sat``) to ``sink``; whether the
+    search space was exhausted.
 
-    Returns whether the search space was exhausted.  With ``activation``,
-    each blocking clause carries ``-activation`` and the activation literal
-    is assumed, so that the caller can switch the blocking clauses off with
-    the unit clause ``[-activation]``.
+    Each grid found is excluded by a blocking clause.  So that memory stays
+    flat however many grids there are (a ``count`` of an empty 9x9 to a
+    million), the blocking clauses of the search hold at most
+    :data:`MAX_BLOCKING` grids: the space is searched in *cubes* (cell values
+    assumed), first the whole space; a cube that has found that many grids
+    has its blocking clauses switched off for good (the solver then drops
+    them as satisfied) and is split on its next free cell into one cube per
+    value.  A grid found again in a smaller cube is one ``sink`` has (it
+    counts each distinct grid once), so the work at most doubles.  Every
+    cube's blocking clauses carry its own activation literal ``-a`` (``a``
+    assumed while it runs); ``activation`` is the caller's, assumed
+    throughout and switched off by the caller.
     """
-    assumed = list(assumptions or ())
+    outer = list(assumptions or ())
     if activation is not None:
-        assumed.append(activation)
+        outer.append(activation)
+    assumed_cells = {place[0] for lit in outer if (place := _place(cnf, lit)) is not None}
+    free = [i for i, lits in enumerate(cnf.literal) if len(lits) > 1 and i not in assumed_cells]
     stopper = _Stopper(sat, clock)
+    cubes: list[list[int]] = [[]]  # each cube: its cell literals
+    top = max([sat.nof_vars(), cnf.num_vars, *(abs(lit) for lit in outer)])
+    own = 0
     try:
-        while True:
-            answer = stopper.solve(assumed)
-            if answer is None:  # stopped by the time limit
-                return False
-            if not answer:
-                return True
-            grid = cnf.decode(sat.get_model())
-            stop = sink.add(grid)
-            blocking = cnf.blocking_clause(grid)
-            if not blocking:  # every cell given: nothing else to find
-                return True
-            sat.add_clause(blocking if activation is None else [-activation, *blocking])
-            if stop:
-                return False
+        while cubes:
+            cube = cubes.pop()
+            top += 1
+            own, found = top, 0
+            while True:
+                answer = stopper.solve([*outer, *cube, own])
+                if answer is None:  # stopped by the time limit
+                    return False
+                if not answer:
+                    break
+                grid = cnf.decode(sat.get_model())
+                stop = sink.add(grid)
+                blocking = cnf.blocking_clause(grid)
+                if not blocking:  # every cell given: nothing else to find
+                    return True
+                sat.add_clause([-own, *blocking])
+                if stop:
+                    return False
+                found += 1
+                if found >= MAX_BLOCKING and len(cube) < len(free):
+                    cell = free[len(cube)]
+                    cubes.extend([*cube, var] for var in cnf.literal[cell].values())
+                    break
+            sat.add_clause([-own])  # this cube's blocking clauses, off for good
+            own = 0
+        return True
     finally:
+        if own:  # stopped inside a cube
+            sat.add_clause([-own])
         stopper.close()
+
+
+def _place(cnf: Cnf, literal: int) -> tuple[int, int] | None:
+    """The (cell index, value) of a positive cell literal, else None."""
+    cell_of = cnf._cell_of
+    return cell_of[literal] if 0 < literal < len(cell_of) else None
 
 
 def _effort(stats: dict[str, int], before: dict[str, int] | None = None) -> dict[str, int]:
@@ -162,7 +206,7 @@ def _effort(stats: dict[str, int], before: dict[str, int] | None = None) -> dict
     }
 
 
-class CompiledShape:
+class ShapeSolver:
     """One solver serving every puzzle of one shape, the givens passed as assumptions.
 
     Args:
@@ -197,8 +241,7 @@ class CompiledShape:
         sat = self._ready()
         literal, index = self.cnf.literal, puzzle.index
         assumptions = [literal[index[cell]][value] for cell, value in puzzle.givens.items()]
-        self._top += 1
-        activation = self._top
+        activation = self._top = max(self._top, sat.nof_vars()) + 1  # past every cube's
         if self._resets:
             sat.set_activities({})
         before = sat.accum_stats()
@@ -241,7 +284,7 @@ class CompiledShape:
             self._sat.delete()
             self._sat = None
 
-    def __enter__(self) -> CompiledShape:
+    def __enter__(self) -> ShapeSolver:
         return self
 
     def __exit__(self, *_: object) -> None:
@@ -273,6 +316,9 @@ class SatBackend(Backend):
         "assumptions",
     )
     size_statistics: ClassVar[tuple[str, ...]] = ("variables", "clauses")
+    #: Counts that depend on what the compiled shape's solver solved before (its learnt
+    #: clauses), so on the order and grouping of a run's puzzles, as times do.
+    history_statistics: ClassVar[tuple[str, ...]] = ("conflicts", "decisions", "propagations")
     options: ClassVar[dict[str, Option]] = {
         "solver": Option(str, None, "python-sat solver name", solver_names),
         "encoding": Option(str, "optimised", "CNF encoding", ENCODINGS),
@@ -286,9 +332,7 @@ class SatBackend(Backend):
         self.fresh_solver: str = solver or DEFAULT_FRESH_SOLVER
         self.encoding: str = self.settings["encoding"]
         self.incremental = self.settings["incremental"] and self.solver not in _NO_ASSUMPTIONS
-        self._shape: CompiledShape | None = None
-        self._pending: Shape | None = None
-        self._written = 0  # clauses written fresh for the pending shape
+        self._shapes: dict[Shape, ShapeSolver] = {}  # oldest first
 
     def search(self, puzzle: Puzzle, sink: Sink, clock: Clock, stats: dict[str, int]) -> bool:
         """Enumerate models with blocking clauses over the cell variables."""
@@ -298,43 +342,37 @@ class SatBackend(Backend):
             stats.update(variables=shape.cnf.num_vars, clauses=len(shape.cnf.clauses), **effort)
             return complete
         cnf = to_cnf(puzzle, self.encoding)
-        self._written += len(cnf.clauses)
         with Solver(name=self.fresh_solver, bootstrap_with=cnf.clauses) as sat:
             complete = enumerate_models(sat, cnf, sink, clock)
             effort = _effort(sat.accum_stats())
         stats.update(variables=cnf.num_vars, clauses=len(cnf.clauses), **effort, assumptions=0)
         return complete
 
-    def _compiled(self, puzzle: Puzzle) -> CompiledShape | None:
-        """The compiled shape for ``puzzle``, once compiling it has paid off; else None."""
+    def _compiled(self, puzzle: Puzzle) -> ShapeSolver | None:
+        """The compiled shape for ``puzzle`` (compiled now if new), or None to solve fresh."""
         if not self.incremental:
             return None
         shape = shape_of(puzzle)
         if shape is None:
-            self._pending = None
             return None
-        if self._shape is not None and self._shape.shape == shape:
-            return self._shape
-        if shape != self._pending:
-            self._pending, self._written = shape, 0
+        if shape in self._shapes:
+            return self._shapes[shape]
         base = "extended" if self.encoding == "optimised" else self.encoding
-        size = compiled_clauses(puzzle, base)
-        if size > MAX_COMPILED_CLAUSES or self._written < size:
+        if compiled_clauses(puzzle, base) > MAX_COMPILED_CLAUSES:
             return None
-        if self._shape is not None:
-            self._shape.close()
-        self._shape = CompiledShape(puzzle, solver=self.solver, encoding=base)
-        return self._shape
+        if len(self._shapes) >= KEPT_SHAPES:
+            self._shapes.pop(next(iter(self._shapes))).close()
+        self._shapes[shape] = ShapeSolver(puzzle, solver=self.solver, encoding=base)
+        return self._shapes[shape]
 
     def close(self) -> None:
-        """Free the compiled shape's solver, if any, and start over as if just built.
+        """Free the compiled shapes' solvers and start over as if just built.
 
         After it, the same puzzles give the same effort counts whatever was solved before.
         """
-        if self._shape is not None:
-            self._shape.close()
-            self._shape = None
-        self._pending, self._written = None, 0
+        for compiled in self._shapes.values():
+            compiled.close()
+        self._shapes.clear()
 
 
 class NaiveSatBackend(SatBackend):

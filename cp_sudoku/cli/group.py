@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any
@@ -34,24 +35,27 @@ class Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error it raises ends as :mod:`cp_sudoku.cli.exits` says."""
+        tally = ctx.ensure_object(exits.Tally)
         try:
-            with exits.interrupts_held():
+            with exits.interrupts_held(tally):
                 return super().invoke(ctx)
         except (SystemExit, click.exceptions.Exit):
             raise
         except BaseException as error:
-            exits.handle(error)
+            exits.handle(error, tally)
 
     def main(  # type: ignore[override]
         self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any
     ) -> Any:
         """Parse and run a command, then exit with its code (see :mod:`cp_sudoku.cli.exits`)."""
-        exits.TALLY.reset()
         extra.pop("standalone_mode", None)
+        held = next((arg for arg in (sys.argv[1:] if args is None else args) if "\0" in arg), None)
+        if held is not None:  # from Python only (a shell cannot pass one): no path may hold it
+            exits.fail(f"an argument holds a NUL byte, which no file name may: {held[:80]!r}")
         try:
             code = super().main(args, prog_name, standalone_mode=False, **extra)
         except click.ClickException as error:  # the group's own arguments
             exits.fail(error.format_message())
         except click.Abort:
-            exits.interrupted()
+            exits.interrupted(exits.Tally())
         raise SystemExit(code if isinstance(code, int) else exits.OK)

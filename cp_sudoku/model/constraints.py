@@ -34,6 +34,7 @@ from math import prod
 from typing import ClassVar
 
 from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.model.numbers import MAX_DIGITS, in_range
 
 
 def _cells_text(cells: Sequence[Cell]) -> str:
@@ -196,8 +197,8 @@ class Cage(Constraint):
     Kakuro); without it they may repeat where no unit forbids it (KenKen).
 
     Raises:
-        PuzzleError: an unknown operation, a target that is not an integer, or
-            a cell count the operation does not take.
+        PuzzleError: an unknown operation, a target that is not an integer (or
+            has more than 18 digits), or a cell count the operation does not take.
     """
 
     op: str = "+"
@@ -218,6 +219,12 @@ class Cage(Constraint):
             fault = f"operation must be one of {' '.join(OPERATIONS)}"
         elif isinstance(self.target, bool) or not isinstance(self.target, int):
             fault = f"target must be an integer, got {self.target!r}"
+        elif not in_range(self.target):  # said without the number: it may not print
+            raise PuzzleError(
+                f"a cage target of {self.target.bit_length()} bits: targets have at most "
+                f"{MAX_DIGITS} digits",
+                cells=self.cells,
+            )
         elif self.op == "=" and size != 1:
             fault = f"'=' needs exactly one cell, got {size}"
         elif size == 1 and self.op not in "=?":
