@@ -136,3 +136,19 @@ def test_certified_puzzles_pass_verify(tmp_path) -> None:  # type: ignore[no-unt
     )
     verified = runner.invoke(main, ["verify", str(tmp_path)])
     assert verified.exit_code == 0 and verified.output.count("holds") == 2
+
+
+def test_service_generates_what_the_cli_prints(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from fastapi.testclient import TestClient
+
+    from cp_sudoku.service.app import Settings, create_app
+
+    app = create_app(Settings(db=tmp_path / "jobs.db", workers=1))
+    with TestClient(app) as client:
+        reply = client.post("/v1/generate", json={"size": 6, "count": 2, "seed": 9})
+        assert reply.status_code == 200, reply.text
+        lines = [p["line"] for p in reply.json()["puzzles"]]
+        bad = client.post("/v1/generate", json={"size": 6, "box": "2x3", "symmetry": "rot90"})
+        assert bad.status_code == 422 and "cannot have 90° rotation" in bad.json()["error"]
+    printed = CliRunner().invoke(main, ["generate", "--size", "6", "--count", "2", "--seed", "9"])
+    assert [line.split()[0] for line in printed.output.splitlines()] == lines

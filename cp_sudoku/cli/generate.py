@@ -13,7 +13,7 @@ from cp_sudoku.cli import exits
 from cp_sudoku.generate import KINDS, SYMMETRIES, Generated, OutOfTries, Request
 from cp_sudoku.generate.complete import Completed, complete
 from cp_sudoku.generate.grading import parse_target
-from cp_sudoku.generate.make import is_line_kind
+from cp_sudoku.generate.making import is_line_kind
 from cp_sudoku.generate.stream import generate as stream
 from cp_sudoku.io import read_file, to_text
 from cp_sudoku.io.writers import puzzle_string

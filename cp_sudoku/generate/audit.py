@@ -15,15 +15,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.generate.make import Generated
+from cp_sudoku.generate.making import Generated
 from cp_sudoku.generate.symmetry import cell_map, is_symmetric, orbits
 
 
-def audit(made: Generated, symmetry: str = "none", minimal: bool = True) -> list[str]:
-    """What fails among the claims above (empty: every claim holds)."""
+def audit(
+    made: Generated, symmetry: str = "none", minimal: bool = True, seconds: float = 10.0
+) -> list[str]:
+    """What fails among the claims above (empty: every claim holds); each back end
+    gets ``seconds`` per question (one that runs out proves nothing)."""
     puzzle = made.puzzle
     problems = []
-    verdict = crosscheck(puzzle)
+    verdict = crosscheck(puzzle, time_limit=seconds)
     if verdict.status != "unique" or verdict.solution != made.solution:
         problems.append(f"cross-checks as {verdict.status}, not unique with the stated solution")
     mapping = cell_map(symmetry, puzzle.rows, puzzle.cols)
@@ -33,7 +36,7 @@ def audit(made: Generated, symmetry: str = "none", minimal: bool = True) -> list
     if minimal:
         for orbit in orbits(tuple(sorted(givens)), mapping):
             fewer = {c: v for c, v in puzzle.givens.items() if c not in orbit}
-            status = crosscheck(replace(puzzle, givens=fewer)).status
+            status = crosscheck(replace(puzzle, givens=fewer), time_limit=seconds).status
             if status != "multiple":
                 cells = " ".join(f"r{r + 1}c{c + 1}" for r, c in orbit)
                 problems.append(f"without the given(s) {cells} it is {status}, not multiple")
