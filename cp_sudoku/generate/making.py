@@ -33,7 +33,6 @@ from cp_sudoku.generate.rules import Draft, Maker
 from cp_sudoku.generate.symmetry import check_symmetry, orbits
 from cp_sudoku.model import Cell, CpSudokuError, Grid, Puzzle, UsageError
 
-
 #: Drafts in a row that the cross-check could not prove in time before giving up.
 UNCHECKED_TRIES = 3
 
