@@ -55,6 +55,24 @@ GROUPS: list[tuple[str, Request, int]] = [
 ]
 
 
+def graded_groups() -> list[tuple[str, Request, int]]:
+    """Groups with a grade target, when the grade package is installed (else none)."""
+    try:
+        from cp_sudoku.generate.grading import parse_target
+
+        return [
+            (
+                "sudoku 9x9 rot180 hard+",
+                Request(symmetry="rot180", target=parse_target("hard+")),
+                40,
+            ),
+            ("sudoku 9x9 medium", Request(target=parse_target("medium")), 20),
+            ("sudoku 6x6 rating 1-2.5", Request(size=6, target=parse_target(rating="1-2.5")), 20),
+        ]
+    except ImportError:
+        return []
+
+
 def run(scale: float = 1.0, certify_every: int = 10, out=sys.stdout) -> tuple[int, list[str]]:
     """Generate and audit every group; the puzzles audited and every failure found."""
     from cp_sudoku.verify.certify import certify
@@ -62,7 +80,7 @@ def run(scale: float = 1.0, certify_every: int = 10, out=sys.stdout) -> tuple[in
     failures: list[str] = []
     total = certified = 0
     with tempfile.TemporaryDirectory() as folder:
-        for label, request, count in GROUPS:
+        for label, request, count in GROUPS + graded_groups():
             n = max(1, round(count * scale))
             start = time.process_time()
             givens = 0

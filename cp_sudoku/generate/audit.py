@@ -7,7 +7,8 @@ default cross-check (``cpsat``, ``sat`` and ``backtrack`` must agree):
 - *minimal*: removing each given in turn (each orbit of givens under the
   puzzle's symmetry) gives ``multiple``;
 - *symmetric*: the given cells are a union of orbits;
-- *graded*: grading again gives the same rating and band.
+- *graded*: grading again gives the same rating and band;
+- *written*: its variant text reads back as the same puzzle.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import replace
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.generate.making import Generated
 from cp_sudoku.generate.symmetry import cell_map, is_symmetric, orbits
+from cp_sudoku.io import parse_text, to_text
 
 
 def audit(
@@ -40,6 +42,8 @@ def audit(
             if status != "multiple":
                 cells = " ".join(f"r{r + 1}c{c + 1}" for r, c in orbit)
                 problems.append(f"without the given(s) {cells} it is {status}, not multiple")
+    if parse_text(to_text(puzzle)) != puzzle:
+        problems.append("its variant text reads back as another puzzle")
     if made.grade is not None:
         from cp_sudoku.deduction import grade
 
