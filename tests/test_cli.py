@@ -391,3 +391,31 @@ def test_targets_that_are_not_puzzle_files(tmp_path: Path) -> None:
     huge.write_text("." * 1_000_000 + "\n")
     done = run("check", str(huge), "--jobs", "1")
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_progress_lines_on_a_stderr_that_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cp_sudoku.cli import progress
+
+    monkeypatch.setattr(progress, "EVERY", 0.0)  # every advance is due
+    said: list[str] = []
+    ticker = progress.Ticker(said.append, lambda: 3)
+    ticker.advance(1)
+    ticker.advance(2)
+    assert [line.split(",")[0] for line in said] == [
+        "cp-sudoku: 1 of 3 puzzles",
+        "cp-sudoku: 3 of 3 puzzles",
+    ]
+    assert all(line.endswith(" puzzles/s") for line in said)
+    alone: list[str] = []
+    progress.Ticker(alone.append, lambda: 1).advance(1)
+    assert alone[0].startswith("cp-sudoku: 1 of 1 puzzle,")
+
+
+def test_one_puzzle_has_one_summary_table_and_a_singular_noun() -> None:
+    done = CliRunner().invoke(main, ["check", "..x.", "--jobs", "1"])
+    assert done.exit_code == 2
+    assert "Time per back end" not in done.stderr and done.stderr.count("Summary") == 1
+    assert "1 puzzle in " in done.stderr
+    good = CliRunner().invoke(main, ["check", "......122..4.4..", "--jobs", "1"])
+    assert good.exit_code == 0 and "Time per back end" not in good.stderr
+    assert "1 puzzle in " in good.stderr
