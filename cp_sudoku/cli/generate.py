@@ -82,7 +82,7 @@ def generate(
     certify: Path | None,
     source: str | None,
 ) -> None:
-    """Generate puzzles that are unique (cross-checked by cpsat, sat and backtrack),
+    """Generate puzzles that are unique (cross-checked by the default back ends),
     minimal (no given, or orbit of givens under --symmetry, can go), and reproducible:
     puzzle k depends only on --seed and k, whatever --jobs.  One puzzle per line
     (plain Sudoku) or variant-text block (other kinds), streamed in order, with a

@@ -1,7 +1,7 @@
 """Check a generated puzzle after the fact, with nothing of the generator but its output.
 
 :func:`audit` re-proves what :mod:`cp_sudoku.generate` claims, by the
-default cross-check (``cpsat``, ``sat`` and ``backtrack`` must agree):
+default cross-check (the default back ends must agree):
 
 - *unique*: the puzzle is ``unique`` and its grid is the stated solution;
 - *minimal*: removing each given in turn (each orbit of givens under the

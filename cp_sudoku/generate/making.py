@@ -10,8 +10,8 @@ processes made the others):
 3. dig givens (:func:`~cp_sudoku.generate.dig.dig`): minimal by default;
 4. with a grade target, grade it (:mod:`cp_sudoku.deduction`) and start
    again from 1 when it falls outside the band;
-5. cross-check the puzzle with the default back ends (``cpsat``, ``sat``,
-   ``backtrack``): it must be ``unique`` with the drawn solution, else
+5. cross-check the puzzle with the default back ends
+   (:data:`cp_sudoku.backends.DEFAULT_BACKENDS`): it must be ``unique`` with the drawn solution, else
    :class:`GenerationBug` is raised: never a wrong puzzle.  At least two back
    ends must prove it within ``check_seconds``; a puzzle they cannot is
    dropped for a new draft (:data:`UNCHECKED_TRIES` in a row end the try).
@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.generate.dig import Givens, add_until_unique, dig
 from cp_sudoku.generate.grading import Target, grade_within
@@ -69,7 +70,7 @@ class Request:
     minimal: bool = True
     target: Target | None = None
     max_tries: int = 2000
-    backends: tuple[str, ...] = ("cpsat", "sat", "backtrack")
+    backends: tuple[str, ...] = DEFAULT_BACKENDS
     check_seconds: float = 10.0
 
     def maker(self) -> Maker:

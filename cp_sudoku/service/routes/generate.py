@@ -77,7 +77,7 @@ def generate_records(fields: dict[str, Any]) -> dict[str, Any]:
 
 @router.post("/v1/generate")
 async def generate(request: GenerateRequest, runner: RunnerDep, settings: SettingsDep) -> Response:
-    """Unique, minimal puzzles (cross-checked by cpsat, sat and backtrack) of a kind,
+    """Unique, minimal puzzles (cross-checked by the default back ends) of a kind,
     symmetry and grade: each as in `generate --json` (variant `text`, one `line` for a
     plain Sudoku, `solution`, `grade`, `seed` and `index`)."""
     record = await runner.call(as_json, generate_records, request.model_dump())
