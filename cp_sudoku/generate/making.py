@@ -11,10 +11,11 @@ processes made the others):
 4. with a grade target, grade it (:mod:`cp_sudoku.deduction`) and start
    again from 1 when it falls outside the band;
 5. cross-check the puzzle with the default back ends
-   (:data:`cp_sudoku.backends.DEFAULT_BACKENDS`): it must be ``unique`` with the drawn solution, else
-   :class:`GenerationBug` is raised: never a wrong puzzle.  At least two back
-   ends must prove it within ``check_seconds``; a puzzle they cannot is
-   dropped for a new draft (:data:`UNCHECKED_TRIES` in a row end the try).
+   (:data:`cp_sudoku.backends.DEFAULT_BACKENDS`): it must be ``unique``
+   with the drawn solution, else :class:`GenerationBug` is raised: never a
+   wrong puzzle.  At least two back ends must prove it within
+   ``check_seconds``; a puzzle they cannot is dropped for a new draft
+   (:data:`UNCHECKED_TRIES` in a row end the try).
 """
 
 from __future__ import annotations
