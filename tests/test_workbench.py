@@ -16,10 +16,10 @@ from workbench_support import (
 )
 
 from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.generate.blanked import generated_sudoku
 from cp_sudoku.io import parse_line
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import UsageError, violations
-from cp_sudoku.puzzles import generated_sudoku
 from cp_sudoku.workbench import (
     count_words,
     differences,
