@@ -106,8 +106,8 @@ def sample(out: Path, seed: int, data: Path) -> None:
 def _minimal(seed: int) -> str:
     """A minimal unique 9x9 puzzle: a random solved grid, givens removed while unique."""
     from cp_sudoku.backends import get_backend
+    from cp_sudoku.generate.blanked import solved_grid
     from cp_sudoku.kinds.sudoku import sudoku
-    from cp_sudoku.puzzles import solved_grid
 
     rng = random.Random(seed)
     backend = get_backend("backtrack")

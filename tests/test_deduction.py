@@ -22,10 +22,10 @@ from cp_sudoku.deduction import (
 )
 from cp_sudoku.deduction.engine import TECHNIQUES
 from cp_sudoku.deduction.state import State
+from cp_sudoku.generate.blanked import solved_grid
 from cp_sudoku.io import read_file
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cell, Grid, Puzzle, UsageError
-from cp_sudoku.puzzles import solved_grid
 from cp_sudoku.verify.proof import prove
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
