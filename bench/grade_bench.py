@@ -90,42 +90,73 @@ def _hodoku(lines: list[str], ours: list[float]) -> None:
 
 @main.command("versus-se")
 @click.argument("ratings", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--time-limit", default=20.0, show_default=True, help="CPU seconds per puzzle")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None)
-def versus_se(ratings: Path, time_limit: float, out: Path | None) -> None:
-    """Spearman's rho between our rating and SE's, and the share in the same band."""
+@click.option(
+    "--censored-time-limit",
+    default=2.0,
+    show_default=True,
+    help="CPU seconds per puzzle SE timed out on",
+)
+def versus_se(ratings: Path, out: Path, time_limit: float, censored_time_limit: float) -> None:
+    """Grade the puzzles of RATINGS (reusing OUT's grades), write OUT, and print Spearman's rho
+    between our rating and SE's and the share in the same band.
+
+    A puzzle SE timed out on is *censored*: its SE rating is above what serate reached in the
+    time; we grade it under ``--censored-time-limit``.  rho is given over the puzzles SE
+    rated, and again with the censored ones ranked above every rated one (tied); the band
+    share counts the rated ones only.
+    """
+    known: dict[str, list[str]] = {}
+    if out.exists():
+        known = {
+            row[1]: row for row in (line.split("\t") for line in out.read_text().splitlines()[1:])
+        }
     rows = [
         line.split("\t")
         for line in ratings.read_text().splitlines()
         if line and not line.startswith("#") and not line.startswith("set\t")
     ]
-    pairs, skipped, same, by_set = [], Counter(), 0, {}
     written = []
     for name, text, er, technique, _ in rows:
-        if er in ("timeout", "error"):
-            skipped[er] += 1
-            continue
-        graded = grade(parse_line(text), time_limit=time_limit)
-        ours = graded.rating if graded.solved else 12.0  # not finished: above every rating
-        se = float(er)
-        pairs.append((ours, se))
-        by_set.setdefault(name, []).append((ours, se))
-        same += graded.band == band_of(se) if graded.solved else se >= 12.0
-        written.append(
-            f"{name}\t{text}\t{se}\t{technique}\t{ours}\t{graded.band}\t{graded.hardest}"
-        )
-    rho = spearman([a for a, _ in pairs], [b for _, b in pairs])
+        if text not in known:
+            limit = censored_time_limit if er in _LEFT_OUT else time_limit
+            graded = grade(parse_line(text), time_limit=limit)
+            ours = graded.rating if graded.solved else UNFINISHED
+            known[text] = [name, text, er, technique, str(ours), graded.band, str(graded.hardest)]
+        written.append("\t".join([*known[text][:2], er, technique, *known[text][4:]]))
+    header = "set\tpuzzle\tse\tse_technique\tours\tband\thardest\n"
+    out.write_text(header + "".join(line + "\n" for line in written))
+    table = [line.split("\t") for line in written]
+    _agreement("all sets", table)
+    for name in sorted({row[0] for row in table}):
+        _agreement(name, [row for row in table if row[0] == name])
+
+
+#: Our rating of a puzzle logic did not finish: above every step's rating.
+UNFINISHED = 12.0
+#: SE's rating of a puzzle serate timed out on, for ranking only: above every rated puzzle.
+CENSORED = 99.0
+
+
+def _agreement(name: str, table: list[list[str]]) -> None:
+    rated = [(float(row[4]), float(row[2]), row[5]) for row in table if row[2] not in _LEFT_OUT]
+    censored = [(float(row[4]), CENSORED) for row in table if row[2] == "timeout"]
+    if len(rated) < 3:
+        return
+    rho = spearman([a for a, _, _ in rated], [b for _, b, _ in rated])
+    both = [(a, b) for a, b, _ in rated] + censored
+    rho_all = spearman([a for a, _ in both], [b for _, b in both]) if censored else rho
+    same = sum(band == band_of(se) for _, se, band in rated) / len(rated)
+    unsolved = sum(row[5] == "unsolved" for row in table)
     click.echo(
-        f"{len(pairs)} puzzles rated by both (SE left out: {dict(skipped)}): Spearman rho "
-        f"{rho:.3f}; same band {same / len(pairs):.1%}"
+        f"{name}: {len(rated)} rated by SE, {len(censored)} SE timeouts; rho {rho:.3f} over the "
+        f"rated, {rho_all:.3f} with timeouts ranked top; same band {same:.1%}; "
+        f"our logic unfinished on {unsolved}"
     )
-    for name, found in sorted(by_set.items()):
-        if len(found) > 2:
-            rho = spearman([a for a, _ in found], [b for _, b in found])
-            click.echo(f"  {name}: {len(found)} puzzles, rho {rho:.3f}")
-    if out is not None:
-        header = "set\tpuzzle\tse\tse_technique\tours\tband\thardest\n"
-        out.write_text(header + "".join(line + "\n" for line in written))
+
+
+_LEFT_OUT = ("timeout", "error")
 
 
 def spearman(xs: list[float], ys: list[float]) -> float:
