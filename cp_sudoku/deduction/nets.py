@@ -120,17 +120,8 @@ def net(level: int) -> Callable[[State], Step | None]:
             cells = sorted({i for i, _ in chosen})
             digits = sorted({d for _, d in chosen})
             return st.step(technique, rating, cells, digits, text, removes=removes)
-        options: list[tuple[str, list[tuple[int, int]]]] = []
-        for i in st.open():
-            if st.cand[i].bit_count() >= 2:
-                options.append((cell_name(st.s.cells[i]), [(i, d) for d in bits(st.cand[i])]))
-        for group in st.s.full:
-            for d in bits(st.all & ~st.placed_mask(group)):
-                places = st.where(group, d)
-                if len(places) >= 2:
-                    options.append((f"{st.value(d)} in {group.name}", [(i, d) for i in places]))
         best: tuple[float, Step] | None = None
-        for where, starts in options:
+        for where, starts in st.alternatives():
             states = [outcomes[start] for start in starts]
             common = [(i, *_common(st, [s.cand[i] for s, _, _ in states], i)) for i in st.open()]
             removes = tuple(
