@@ -13,9 +13,8 @@
  *     boxes).
  * Then it branches on an open cell with the fewest candidates (the first in
  * cell order), values in ascending order; each level of the search keeps its
- * own copy of the masks (copied, not undone).  Branching on a cell's values
- * splits the space, so every solution is found exactly once and the count is
- * exact.  The search stops at the solution limit, after ``max_tries`` tries,
+ * own copy of the masks (copied, not undone).  Restarts (see k_search) tame
+ * heavy tails; grids are counted once across runs (Found).  The search stops at the solution limit, after ``max_tries`` tries,
  * past a deadline (checked every CHECK_EVERY tries), or when a signal handler
  * raised (Ctrl-C).
  *
