@@ -5,7 +5,7 @@ Usage: python bench/generate_speed.py [--count N] [--hard N]
 Figures are CPU seconds (``time.process_time`` for this process, which counts
 OR-Tools' threads too; ``RUSAGE_CHILDREN`` for QQWing), so a loaded machine
 changes them little.  Every cp_sudoku puzzle counted is minimal, unique and
-cross-checked by cpsat, sat and backtrack; QQWing's are its own claim (QQWing
+cross-checked by the default back ends (cpsat, sat, kernel); QQWing's are its own claim (QQWing
 removes givens while its solver finds one solution, as ours do, and checks
 nothing else).
 

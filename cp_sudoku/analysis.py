@@ -12,7 +12,6 @@ pandas is imported only by the functions that return a DataFrame, so
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -24,11 +23,10 @@ from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.crosscheck import crosscheck, resolve
 from cp_sudoku.datasets import dataset_path
 from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
+from cp_sudoku.generate.blanked import generated_sudoku
 from cp_sudoku.io import Entry, parse_line, puzzle_string, read_file
 from cp_sudoku.kinds.grid import default_box
-from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
-from cp_sudoku.puzzles import generated_sudoku, solved_grid
 from cp_sudoku.run import Checked, Outcome, Plan, check, run
 from cp_sudoku.singles import Deduction, solve_singles
 
@@ -161,7 +159,7 @@ def generated_entries(
     """Generated Sudoku, ``per_size`` of each n x n size (usual box shape for n).
 
     Puzzle ``k`` of size ``n`` comes from
-    :func:`cp_sudoku.puzzles.generated_sudoku` with seed ``seed + k``; its
+    :func:`cp_sudoku.generate.blanked.generated_sudoku` with seed ``seed + k``; its
     entry's source is ``generated nxn`` and its line is ``seed + k``.  With
     many blanks a generated puzzle may have several solutions.
 
@@ -174,43 +172,6 @@ def generated_entries(
         for k in range(seed, seed + per_size):
             puzzle, _ = generated_sudoku(box, blank_fraction, seed=k)
             entries.append(Entry(f"generated {n}x{n}", k, puzzle_string(puzzle), puzzle=puzzle))
-    return entries
-
-
-def generated_killers(count: int, given_every: int = 4, seed: int = 0) -> list[Entry]:
-    """Generated 9x9 Killer Sudoku: ``count`` grids of :func:`cp_sudoku.puzzles.solved_grid`
-    (seeds ``seed..``), cut into cages of 2-4 cells grown at random with no digit twice,
-    each summing to the grid's values, and every ``given_every``-th cell given (none
-    when 0).  The source grid is a solution (stated in the entry); there may be others.
-    """
-    entries = []
-    for k in range(seed, seed + count):
-        grid = solved_grid((3, 3), k)
-        rng = random.Random(k)
-        free = {(r, c) for r in range(9) for c in range(9)}
-        cages = []
-        while free:
-            cells = [min(free)]
-            free.discard(cells[0])
-            size = rng.randint(2, 4)
-            while len(cells) < size:
-                held = {grid[r * 9 + c] for r, c in cells}
-                near = sorted(
-                    {
-                        (r + dr, c + dc)
-                        for r, c in cells
-                        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                        if (r + dr, c + dc) in free and grid[(r + dr) * 9 + c + dc] not in held
-                    }
-                )
-                if not near:
-                    break
-                cells.append(rng.choice(near))
-                free.discard(cells[-1])
-            cages.append((sum(grid[r * 9 + c] for r, c in cells), cells))
-        givens = [v if given_every and i % given_every == 0 else 0 for i, v in enumerate(grid)]
-        puzzle = killer(cages, givens, name=f"generated killer seed {k}")
-        entries.append(Entry("generated killer", k, puzzle_string(puzzle), puzzle, solution=grid))
     return entries
 
 
@@ -464,7 +425,7 @@ def cnf_size_records(
 ) -> list[Record]:
     """CNF size under each encoding for a generated n x n Sudoku of each size.
 
-    The puzzle is :func:`cp_sudoku.puzzles.generated_sudoku` (usual box,
+    The puzzle is :func:`cp_sudoku.generate.blanked.generated_sudoku` (usual box,
     ``blank_fraction`` blanks, ``seed``); every encoding is built by
     :func:`cp_sudoku.backends.sat.to_cnf` from the same puzzle.  A record:
     ``n``, ``box`` (``rxc``), ``givens``, ``encoding``, ``variables``,

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from cp_sudoku.generate.blanked import solved_grid
 from cp_sudoku.io import read_file
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cell, Grid, Puzzle
-from cp_sudoku.puzzles import solved_grid
 from cp_sudoku.verify.explain import LEVEL, TECHNIQUES, Explanation, explain
 from cp_sudoku.verify.proof import prove
 
