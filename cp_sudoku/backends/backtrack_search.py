@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
+from cp_sudoku.deduction.groups import group_peers
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
 
@@ -51,13 +52,7 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
     shift = 1 - puzzle.min_value
     n = puzzle.max_value + shift
     size = len(puzzle.cells)
-    groups = [[index[c] for c in unit.cells] for unit in puzzle.units]
-    groups += [[index[c] for c in cage.cells] for cage in puzzle.cages if cage.distinct]
-    peer_sets: list[set[int]] = [set() for _ in range(size)]
-    for group in groups:
-        for i in group:
-            peer_sets[i].update(group)
-    peers = [sorted(s - {i}) for i, s in enumerate(peer_sets)]
+    peers = [sorted(p) for p in group_peers(puzzle)]
     full_units = [[index[c] for c in u.cells] for u in puzzle.units if len(u.cells) == n]
     cages: list[tuple[list[int], list[int], bool]] = []
     cages_of: list[list[int]] = [[] for _ in range(size)]

@@ -81,7 +81,7 @@ class Request:
             UsageError: options the kind does not take, a symmetry its shape
                 cannot have, or a grade for a kind without givens to dig.
         """
-        made = Maker(self.kind, self.size, self.box, self.extras, self.regions)
+        made = Maker(self.kind, self.size, self.box, self.extras, self.regions, self.symmetry)
         if self.symmetry != "none" and not made.has_givens:
             raise UsageError(f"a {self.kind} has no givens: its symmetry can only be none")
         check_symmetry(made.shape, self.symmetry)
