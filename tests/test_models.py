@@ -37,4 +37,4 @@ def test_model_file_has_its_stated_count(path: Path) -> None:
             assert len(verdict.solutions) >= count
         else:
             assert len(verdict.solutions) == count
-            assert all(r.complete for r in verdict.results.values())
+            assert all(r.complete for r in verdict.results.values() if r.stopped != "declined")
