@@ -211,7 +211,7 @@ def test_body_over_the_limit_is_413(api: httpx.Client) -> None:
 
 def test_listings_health_and_schema(api: httpx.Client) -> None:
     backends = api.get("/v1/backends").json()["backends"]
-    assert [b["name"] for b in backends if b["default"]] == ["cpsat", "sat", "backtrack"]
+    assert [b["name"] for b in backends if b["default"]] == ["cpsat", "sat", "kernel"]
     sat = next(b for b in backends if b["name"] == "sat")
     assert sat["options"]["encoding"]["choices"] == [
         "minimal",
