@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from cp_sudoku.backends import Backend, get_backend
 from cp_sudoku.backends.backtrack import BacktrackBackend, MrvSearch
+from cp_sudoku.generate.blanked import generated_sudoku, solved_grid
 from cp_sudoku.io import parse_line
 from cp_sudoku.kinds.grid import sudoku_units
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cage, Cell, Puzzle, Unit, cells_of, is_solution
-from cp_sudoku.puzzles import generated_sudoku, solved_grid
 
 EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 HARD1 = ".....6....59.....82....8....45........3........6..3.54...325..6.................."

@@ -15,10 +15,10 @@ from cp_sudoku.display import (
     side_by_side,
     verdict_record,
 )
+from cp_sudoku.generate.blanked import generated_sudoku, solved_grid
 from cp_sudoku.io import Entry, grid_string, parse_line, read_file
 from cp_sudoku.kinds import KINDS, Kind
 from cp_sudoku.model import Puzzle, PuzzleError, Unit
-from cp_sudoku.puzzles import generated_sudoku, solved_grid
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -124,7 +124,7 @@ def test_verdict_record_is_one_json_object_with_the_documented_keys() -> None:
     assert record["solution"] == "1243431221343421"
     assert record["agree"] is True and record["disagreements"] == []
     assert record["matches_stated"] is True
-    assert set(record["backends"]) == {"cpsat", "sat", "backtrack"}
+    assert set(record["backends"]) == {"cpsat", "sat", "kernel"}
     for result in record["backends"].values():
         assert result["status"] == "unique" and result["solutions"] == 1
         assert result["seconds"] >= 0

@@ -186,6 +186,7 @@ def test_every_forum_hardest_puzzle_proves_and_verifies(data: Path, tmp_path: Pa
 
 
 def test_records_give_one_row_per_puzzle_for_notebooks() -> None:
+    from cp_sudoku.deduction import LEVEL
     from cp_sudoku.verify import records
 
     rows = records(read_file(MODELS / "sudoku-9x9-hard.txt"))
@@ -194,8 +195,9 @@ def test_records_give_one_row_per_puzzle_for_notebooks() -> None:
         assert row["status"] == "unique" and row["holds"] is True
         assert row["proof_lines"] > 0 and row["cnf_clauses"] > 0
         assert row["check_seconds"] > 0 and row["verify_seconds"] > 0
-    assert rows[0]["outcome"] == "solved" and rows[0]["hardest"] == "hidden single"
-    assert rows[0]["level"] == 2 and rows[0]["techniques"]["hidden single"] > 0
+    assert rows[0]["outcome"] == "solved" and rows[0]["hardest"] == "naked single"
+    assert rows[0]["level"] == LEVEL["naked single"] and rows[0]["rating"] == 2.3
+    assert rows[0]["techniques"]["hidden single"] > 0
     assert rows[1]["outcome"] == "stalled" and rows[1]["level"] is None
 
 
@@ -206,3 +208,22 @@ def test_help_and_usage_through_the_command_group() -> None:
     assert all(flag in helped.output for flag in ("--out", "--explain", "--jobs", "--time-limit"))
     assert runner.invoke(main, ["verify"]).exit_code == 2  # no path: a usage error
     assert runner.invoke(main, ["prove", "x.txt", "--time-limit", "-1"]).exit_code == 2
+
+
+def test_typed_puzzles_get_distinct_names_and_nothing_is_overwritten_without_force(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("dratify")
+    runner = CliRunner()
+    first, second = "1.3.....2.......", "12.......3......"
+    for puzzle in (first, second):
+        done = runner.invoke(main, ["prove", puzzle, "--out", str(tmp_path)])
+        assert done.exit_code == 1, done.output  # both have several solutions
+    names = sorted(path.name for path in tmp_path.glob("*.cert.json"))
+    assert len(names) == 2 and all(name.startswith("argument-") for name in names)
+    again = runner.invoke(main, ["prove", first, "--out", str(tmp_path)])
+    assert again.exit_code == 2
+    assert "exists: add --force to overwrite it" in again.stderr
+    forced = runner.invoke(main, ["prove", first, "--out", str(tmp_path), "--force"])
+    assert forced.exit_code == 1, forced.output
+    assert sorted(path.name for path in tmp_path.glob("*.cert.json")) == names

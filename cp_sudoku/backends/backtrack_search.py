@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
+from cp_sudoku.deduction.groups import group_peers
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
 
@@ -24,8 +25,9 @@ CHECK_EVERY = 64
 
 
 @dataclass
-class CompiledShape:
-    """A puzzle's structure as index lists: what both strategies search over.
+class PuzzleIndex:
+    """A puzzle's structure as index lists (peers, full units, table constraints, locked
+    candidate triples), what both search strategies run over; givens are not in it.
 
     ``cages`` holds every table constraint (cages, relations, clues): members,
     allowed masks, and whether the masks are digit sets.
@@ -44,19 +46,13 @@ class CompiledShape:
         return Tables(self)
 
 
-def compile_puzzle(puzzle: Puzzle) -> CompiledShape:
+def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
     """The structure of ``puzzle`` (values, units, tables); its givens are not read."""
     index = puzzle.index
     shift = 1 - puzzle.min_value
     n = puzzle.max_value + shift
     size = len(puzzle.cells)
-    groups = [[index[c] for c in unit.cells] for unit in puzzle.units]
-    groups += [[index[c] for c in cage.cells] for cage in puzzle.cages if cage.distinct]
-    peer_sets: list[set[int]] = [set() for _ in range(size)]
-    for group in groups:
-        for i in group:
-            peer_sets[i].update(group)
-    peers = [sorted(s - {i}) for i, s in enumerate(peer_sets)]
+    peers = [sorted(p) for p in group_peers(puzzle)]
     full_units = [[index[c] for c in u.cells] for u in puzzle.units if len(u.cells) == n]
     cages: list[tuple[list[int], list[int], bool]] = []
     cages_of: list[list[int]] = [[] for _ in range(size)]
@@ -83,7 +79,7 @@ def compile_puzzle(puzzle: Puzzle) -> CompiledShape:
                 rest = [i for i in unit if i not in inside]
                 others = [i for i in other if i not in inside]
                 locks.append((inside, rest, others))
-    return CompiledShape(n, peers, full_units, cages, cages_of, locks)
+    return PuzzleIndex(n, peers, full_units, cages, cages_of, locks)
 
 
 class Tables:
@@ -110,7 +106,7 @@ class Tables:
     ``n + 2``, which stays below its top bit.
     """
 
-    def __init__(self, c: CompiledShape) -> None:
+    def __init__(self, c: PuzzleIndex) -> None:
         n = c.n
         self.width = width = (n + 2).bit_length() + 1  # a field holds 0..n + 2 below its top bit
         groups = len(c.full_units) + len(c.locks)
@@ -183,7 +179,7 @@ class Search:
 
     def __init__(
         self,
-        compiled: CompiledShape,
+        compiled: PuzzleIndex,
         start: list[int],
         sink: Sink,
         max_tries: int | None,
@@ -252,9 +248,9 @@ class BacktrackingBackend(Backend):
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
         self.max_tries: int | None = self.settings["max_tries"]
-        self._compiled: dict[tuple[object, ...], CompiledShape] = {}
+        self._compiled: dict[tuple[object, ...], PuzzleIndex] = {}
 
-    def compiled(self, puzzle: Puzzle) -> CompiledShape:
+    def compiled(self, puzzle: Puzzle) -> PuzzleIndex:
         """:func:`compile_puzzle`, kept for the last few structures (by value)."""
         key = (
             puzzle.values,

@@ -73,6 +73,9 @@ KEYS = (
     "clash",
     "explanation",
 )
+#: Keys written when present: ``candidates`` (cell rXcY -> its true candidates) in a
+#: certificate of status ``candidates`` (``cp-sudoku candidates --certify``).
+OPTIONAL_KEYS = ("candidates",)
 SUFFIX = ".cert.json"
 
 
@@ -81,8 +84,12 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def certificate_name(source: str, line: int) -> str:
-    """``../data/top95.txt``, line 12 -> ``top95-12`` (``<argument>`` -> ``argument-1``)."""
+def certificate_name(source: str, line: int, text: str = "") -> str:
+    """``../data/top95.txt``, line 12 -> ``top95-12``; a puzzle typed on the command line
+    (source ``<argument>``) is named by its text instead: ``argument-`` and the first 12
+    hex digits of the SHA-256 of ``text``, so two puzzles never share a name."""
+    if source == "<argument>":
+        return f"argument-{sha256(text)[:12]}"
     stem = Path(source.strip("<>")).name
     for suffix in (".txt", ".csv", ".jsonl", ".json"):
         stem = stem.removesuffix(suffix)
@@ -110,7 +117,8 @@ def write_files(
         record |= {"proof": f"{name}.drat", "proof_format": "DRAT"}
         record["proof_sha256"] = sha256(proof_text)
     path = directory / f"{name}{SUFFIX}"
-    path.write_text(_dumps({key: record[key] for key in KEYS}), "utf-8")
+    kept = {key: record[key] for key in (*KEYS, *OPTIONAL_KEYS) if key in record}
+    path.write_text(_dumps(kept), "utf-8")
     return path
 
 

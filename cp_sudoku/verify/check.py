@@ -13,6 +13,12 @@ For each certificate (:mod:`cp_sudoku.verify.certificate`):
 5. otherwise run the proof checker on the *re-encoded* formula against the
    proof file (whose SHA-256 must match ``proof_sha256``).
 
+A ``candidates`` certificate (``candidates --certify``) states each cell's true
+candidates: every kept one must be used by a stated solution the rule checker
+accepts (and no stated solution uses another value), and the proof must refute the
+re-encoded CNF plus one clause re-derived here from the statement, "some removed
+candidate holds".
+
 The trusted parts are the encoder (checked against the rule checker
 exhaustively on small cases, ``tests/test_verify_encoder.py``) and the proof
 checker, ``dratify`` (pure Python; an independent implementation of forward
@@ -29,7 +35,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from cp_sudoku.encodings.cnf import to_cnf
+from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.io import parse_text
 from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, UsageError, cell_name, violations
 from cp_sudoku.model.numbers import read_number, shown
@@ -44,6 +50,8 @@ MAX_CLASH_NODES = 1_000_000
 MAX_CLASH_CELLS = 1_000
 MAX_CLASH_FREE = 100
 STATUSES = ("unique", "none", "multiple")
+#: The status of a true-candidates certificate (:mod:`cp_sudoku.verify.candidates`).
+CANDIDATES = "candidates"
 #: The encodings a certificate may use: those whose models the encoder test
 #: compares with the rule checker's grids (``minimal`` may give a cell two values).
 CHECKED_ENCODINGS = ("optimised", "extended", "efficient")
@@ -141,6 +149,8 @@ def verify(path: Path) -> Report:
         puzzle = parse_text(str(record["puzzle"]), source="puzzle")
     except PuzzleError as error:
         return Report(path, status, (f"the puzzle does not read: {error}",), 0.0)
+    if status == CANDIDATES:
+        return _verify_candidates(path, record, puzzle)
     failures = list(_statement_failures(puzzle, record))
     seconds = 0.0
     if record["encoding"] not in CHECKED_ENCODINGS:
@@ -165,6 +175,66 @@ def verify(path: Path) -> Report:
             if not answer.ok:
                 failures.append(f"{CHECKER} rejects the proof: {answer.reason}")
     return Report(path, status, tuple(failures), seconds)
+
+
+def refuted_candidates(cnf: Cnf, stated: Sequence[Sequence[int]]) -> list[int]:
+    """The clause "some removed candidate holds": the literal of every value with a
+    variable that ``stated`` (per cell, ``Puzzle.cells`` order) does not keep.  A value
+    with no variable is removed by the encoding itself (a given peer holds it)."""
+    return [
+        x
+        for lits, kept in zip(cnf.literal, stated, strict=True)
+        for value, x in lits.items()
+        if value not in kept
+    ]
+
+
+def candidates_text(cnf: Cnf, refuted: list[int]) -> str:
+    """The DIMACS text of a candidates certificate: the CNF, then ``refuted``."""
+    head = "c the last clause: some removed candidate holds (refuted by the proof)\n"
+    return head + "".join(line + "\n" for line in cnf.dimacs_lines([refuted]))
+
+
+def _verify_candidates(path: Path, record: dict[str, Any], puzzle: Puzzle) -> Report:
+    """A ``candidates`` certificate: every kept candidate is used by a stated solution that
+    the checker accepts, no stated solution uses another value, and the proof refutes the
+    CNF plus "some removed candidate holds" (the removed ones re-derived here)."""
+    failures: list[str] = []
+    stated_map = record.get("candidates")
+    grids = record["solutions"]
+    if not isinstance(stated_map, dict) or not isinstance(grids, list):
+        return Report(path, CANDIDATES, ("candidates and solutions must be given",), 0.0)
+    stated = [sorted(stated_map.get(cell_name(c), [])) for c in puzzle.cells]
+    used: list[set[int]] = [set() for _ in puzzle.cells]
+    for number, grid in enumerate(grids, start=1):
+        problems = violations(puzzle, grid) if isinstance(grid, list) else ["not a grid"]
+        if problems:
+            failures.append(f"solution {number} breaks the rules: {'; '.join(problems[:3])}")
+            continue
+        for i, value in enumerate(grid):
+            used[i].add(value)
+    for i, cell in enumerate(puzzle.cells):
+        if used[i] != set(stated[i]) and not failures:
+            failures.append(
+                f"{cell_name(cell)}: the stated solutions use {sorted(used[i])}, "
+                f"the certificate keeps {stated[i]}"
+            )
+    if record["encoding"] not in CHECKED_ENCODINGS:
+        failures.append(f"encoding {record['encoding']!r} is not one verify accepts")
+    if failures:
+        return Report(path, CANDIDATES, tuple(failures), 0.0)
+    cnf = to_cnf(puzzle, record["encoding"])
+    refuted = refuted_candidates(cnf, stated)
+    failures += _file_failures(path, record, "cnf", candidates_text(cnf, refuted))
+    seconds = 0.0
+    if refuted and not failures:
+        proof_text = _proof_text(path, record, failures)
+        if proof_text is not None:
+            answer = check_proof([*cnf.clauses, refuted], cnf.num_vars, proof_text)
+            seconds = answer.seconds
+            if not answer.ok:
+                failures.append(f"{CHECKER} rejects the proof: {answer.reason}")
+    return Report(path, CANDIDATES, tuple(failures), seconds)
 
 
 def _statement_failures(puzzle: Puzzle, record: dict[str, Any]) -> Iterator[str]:
