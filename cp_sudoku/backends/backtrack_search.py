@@ -227,14 +227,22 @@ CACHED_STRUCTURES = 16
 class BacktrackingBackend(Backend):
     """What the two backtracking back ends share: options, the structure cache, the run.
 
-    A subclass sets :attr:`strategy`, the :class:`Search` class it runs.
-    Option ``max_tries``: stop with ``unknown`` after this many tries (None:
-    no cap).
+    A subclass sets :attr:`strategy`, the :class:`Search` class it runs, and
+    may set :attr:`tries_per_solution`, its default cap.  Option
+    ``max_tries``: stop with ``unknown`` after this many tries; unset, the
+    default cap (``tries_per_solution`` times the solutions asked for, or no
+    cap); 0: no cap.
     """
 
     strategy: ClassVar[type[Search]]
+    #: The default cap on tries, per solution asked for (None: no default cap).
+    tries_per_solution: ClassVar[int | None] = None
     options: ClassVar[dict[str, Option]] = {
-        "max_tries": Option(int, None, "stop with unknown after this many tries"),
+        "max_tries": Option(
+            int,
+            None,
+            "stop with unknown after this many tries (unset: the back end's default cap; 0: none)",
+        ),
     }
 
     def __init__(self, **options: object) -> None:
@@ -259,11 +267,17 @@ class BacktrackingBackend(Backend):
             found = self._compiled[key] = compile_puzzle(puzzle)
         return found
 
+    def cap(self, limit: int) -> int | None:
+        """The tries a search for ``limit`` solutions may make (None: no cap)."""
+        if self.max_tries is not None:
+            return self.max_tries or None
+        return None if self.tries_per_solution is None else self.tries_per_solution * limit
+
     def search(self, puzzle: Puzzle, sink: Sink, clock: Clock, stats: dict[str, int]) -> bool:
         """Run :attr:`strategy` from the givens; complete unless a limit stopped it."""
         shift = 1 - puzzle.min_value
         start = [puzzle.givens[c] + shift if c in puzzle.givens else 0 for c in puzzle.cells]
-        run = self.strategy(self.compiled(puzzle), start, sink, self.max_tries, clock, shift)
+        run = self.strategy(self.compiled(puzzle), start, sink, self.cap(sink.limit), clock, shift)
         try:
             run.search()
             complete = True
