@@ -49,9 +49,7 @@ def _futoshiki() -> Puzzle:
         Relation((3, 0), (3, 1), "difference", 2),
         Relation((1, 2), (1, 3), "ratio", 2),
     )
-    return Puzzle(
-        4, 4, cells_of(4, 4), 4, sudoku_units(4, None), relations=relations, kind="futoshiki"
-    )
+    return Puzzle(4, 4, cells_of(4, 4), 4, (*sudoku_units(4, None), *relations), kind="futoshiki")
 
 
 def _skyscrapers() -> Puzzle:
@@ -61,7 +59,7 @@ def _skyscrapers() -> Puzzle:
         Visibility(((1, 0), (1, 1), (1, 2), (1, 3)), 1, "left"),
         Visibility(((0, 2), (1, 2), (2, 2), (3, 2)), 2, "top"),
     )
-    return Puzzle(4, 4, cells_of(4, 4), 4, sudoku_units(4, None), clues=clues, kind="skyscrapers")
+    return Puzzle(4, 4, cells_of(4, 4), 4, (*sudoku_units(4, None), *clues), kind="skyscrapers")
 
 
 PUZZLES = {

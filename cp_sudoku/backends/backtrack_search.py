@@ -248,14 +248,7 @@ class BacktrackingBackend(Backend):
 
     def compiled(self, puzzle: Puzzle) -> CompiledShape:
         """:func:`compile_puzzle`, kept for the last few structures (by value)."""
-        key = (
-            puzzle.values,
-            puzzle.cells,
-            puzzle.units,
-            puzzle.cages,
-            puzzle.relations,
-            puzzle.clues,
-        )
+        key = (puzzle.values, puzzle.cells, puzzle.constraints)
         found = self._compiled.get(key)
         if found is None:
             if len(self._compiled) >= CACHED_STRUCTURES:

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from cp_sudoku.model import (
-    CONSTRAINT_TYPES,
     Constraint,
     Grid,
     Puzzle,
@@ -208,8 +207,8 @@ class Backend(ABC):
     name: str = ""
     #: A short description for listings.
     summary: ClassVar[str] = ""
-    #: The constraint types it compiles (others are declined).
-    supports: ClassVar[frozenset[type[Constraint]]] = CONSTRAINT_TYPES
+    #: The constraint types it compiles (others are declined); None: every type.
+    supports: ClassVar[frozenset[type[Constraint]] | None] = None
     #: The names of its effort counts in :attr:`Result.stats`.
     statistics: ClassVar[tuple[str, ...]] = ()
     #: The statistics that measure encoding size (not effort).
@@ -231,7 +230,7 @@ class Backend(ABC):
 
     def declines(self, puzzle: Puzzle) -> str | None:
         """Why this back end does not solve ``puzzle`` (``not supported by dlx: Cage``), or None."""
-        if self.supports is CONSTRAINT_TYPES:
+        if self.supports is None:
             return None
         missing = {type(c) for c in puzzle.constraints} - self.supports
         if not missing:

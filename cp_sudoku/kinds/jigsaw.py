@@ -61,7 +61,7 @@ def jigsaw(
     units = sudoku_units(n, None) + tuple(
         Unit(f"region {label}", tuple(cells), "region") for label, cells in members.items()
     )
-    base = square_puzzle(n, "jigsaw", values, units=units, alphabet=alphabet, name=name)
+    base = square_puzzle(n, "jigsaw", values, constraints=units, alphabet=alphabet, name=name)
     return with_extras(base, extras)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from cp_sudoku.kinds.base import CageText, Kind
 from cp_sudoku.kinds.drawing import draw_cages
-from cp_sudoku.kinds.grid import check_cover, square_puzzle
+from cp_sudoku.kinds.grid import check_cover, square_puzzle, sudoku_units
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError
 
 #: A KenKen cage as written: target, operation, cells.
@@ -46,7 +46,7 @@ def kenken(n: int, cages: Sequence[CageSpec], *, distinct: bool = False, name: s
     if n < 1:
         raise PuzzleError(f"a KenKen needs n >= 1, got {n}")
     made = tuple(Cage(tuple(cells), op, target, distinct) for target, op, cells in cages)
-    puzzle = square_puzzle(n, "kenken", cages=made, name=name)
+    puzzle = square_puzzle(n, "kenken", constraints=(*sudoku_units(n, None), *made), name=name)
     check_cover(puzzle, "KenKen")
     return puzzle
 

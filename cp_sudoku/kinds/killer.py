@@ -48,7 +48,7 @@ def killer(
         Cage(tuple(cells), "+", target, True) if len(cells) > 1 else Cage(tuple(cells), "=", target)
         for target, cells in cages
     )
-    puzzle = replace(base, kind="killer", cages=made)
+    puzzle = replace(base, kind="killer", constraints=base.constraints + made)
     check_cover(puzzle, "Killer Sudoku")
     return puzzle
 

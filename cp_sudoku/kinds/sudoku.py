@@ -52,7 +52,13 @@ def sudoku(
     n = grid_size(len(values))
     shape = box_shape(box, n)
     base = square_puzzle(
-        n, "sudoku", values, units=sudoku_units(n, shape), box=shape, alphabet=alphabet, name=name
+        n,
+        "sudoku",
+        values,
+        constraints=sudoku_units(n, shape),
+        box=shape,
+        alphabet=alphabet,
+        name=name,
     )
     return with_extras(base, extras)
 

@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, available, backend_class
+from cp_sudoku.constraints import REGISTRY
 from cp_sudoku.display import count_record, error_record, render_grid, verdict_record
 from cp_sudoku.encodings.cnf import ENCODINGS
 from cp_sudoku.encodings.exporters import EXPORTERS, export
 from cp_sudoku.io import Entry, alphabet_of, detect_format, parse_alphabet, read_text
 from cp_sudoku.io.registry import HEAD_LINES
 from cp_sudoku.kinds import ALIASES, KINDS
-from cp_sudoku.model import Cell, CpSudokuError, Puzzle, PuzzleError
+from cp_sudoku.model import Cage, Cell, CpSudokuError, Puzzle, PuzzleError, Unit
 from cp_sudoku.run import Plan, check, count_solutions
 
 #: The formats a request may name: those read from text.  The shared
@@ -306,7 +307,7 @@ def drawing(puzzle: Puzzle, grid: Sequence[int] | None) -> dict[str, Any]:
     kenken = puzzle.kind == "kenken"
     return {
         "kind": puzzle.kind,
-        "as_text": bool(puzzle.relations or puzzle.clues),
+        "as_text": not all(isinstance(c, Unit | Cage) for c in puzzle.constraints),
         "rows": puzzle.rows,
         "cols": puzzle.cols,
         "cells": [int(p in cells) for p in positions],
@@ -355,7 +356,7 @@ def backends_listing() -> list[dict[str, Any]]:
                     for key, option in backend.options.items()
                 },
                 "statistics": list(backend.statistics),
-                "supports": sorted(kind.__name__ for kind in backend.supports),
+                "supports": sorted(kind.__name__ for kind in backend.supports or REGISTRY.values()),
             }
         )
     return listing

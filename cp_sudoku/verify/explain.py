@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from cp_sudoku.constraints import TableTooLarge
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Cell, Constraint, Puzzle, Unit, cell_name
 
@@ -195,7 +196,8 @@ class _Grid:
         self.peers = puzzle.peers
         self.rules = [
             c
-            for c in (*puzzle.cages, *puzzle.relations, *puzzle.clues)
+            for c in puzzle.constraints
+            if not isinstance(c, Unit)
             if len(c.cells) <= _ENUMERATED_CELLS or (isinstance(c, Cage) and is_distinct_sum(c))
         ]
         self.cands: dict[Cell, set[int]] = {c: set(self.values) for c in puzzle.cells}
@@ -304,7 +306,11 @@ def _allowed(g: _Grid, rule: Constraint, domains: list[list[int]]) -> list[set[i
                     if _matches(rest, sorted(digits - {value})):
                         allowed[i].add(value)
         return allowed
-    for values in rule.allowed(domains, g.puzzle.differ_pairs(rule.cells)):
+    try:
+        tuples = rule.allowed(domains, g.puzzle.differ_pairs(rule.cells))
+    except TableTooLarge:  # too many to list: the rule removes nothing here
+        return [set(domain) for domain in domains]
+    for values in tuples:
         for i, value in enumerate(values):
             allowed[i].add(value)
     return allowed
