@@ -11,8 +11,9 @@
   digits to take; the first x digits sum to ``total``.
 
 ``cells`` run from the clue inwards.  Sandwich and X-sum have no small
-decomposition (their default is a bounded table); the ``cpsat`` and ``sat``
-back ends encode them natively.  Source: rangsk's SudokuSolver,
+decomposition (their default is a bounded table); they are automata
+(:mod:`cp_sudoku.constraints.automaton`), which the ``cpsat`` and ``sat`` back
+ends encode natively.  Source: rangsk's SudokuSolver,
 ``Constraints/LittleKillerConstraint.cs``, ``SandwichConstraint.cs``,
 ``XSumConstraint.cs``.
 """
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
+from cp_sudoku.constraints.automaton import Automaton, State
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
@@ -140,33 +142,36 @@ class LittleKiller(OutsideClue):
 
 
 @register
-class Sandwich(OutsideClue):
-    """The digits strictly between the 1 and the largest digit (``len(cells)``) sum to ``total``."""
+class Sandwich(OutsideClue, Automaton):
+    """One 1 and one largest digit (``len(cells)``); the digits between them sum to ``total``.
+
+    Automaton state: (1 seen, largest seen, sum between so far).
+    """
 
     type_name: ClassVar[str] = "sandwichsum"
     summary: ClassVar[str] = "digits between the 1 and the largest digit sum to the clue"
     fpuzzles_key: ClassVar[str | None] = "sandwichsum"
 
-    @property
-    def top(self) -> int:
-        """The largest digit: the row's length."""
-        return len(self.cells)
+    def start(self) -> State:
+        """Nothing seen."""
+        return (False, False, 0)
 
-    def holds(self, values: Sequence[int]) -> bool:
-        """The sum between the first 1 and the first ``top``."""
-        if 1 not in values or self.top not in values:
-            return False
-        i, j = sorted((values.index(1), values.index(self.top)))
-        return sum(values[i + 1 : j]) == self.total
+    def step(self, state: State, value: int) -> State | None:
+        """A crust (1 or the largest digit) at most once each; filling counted between."""
+        one, top, total = state  # type: ignore[misc]
+        if value == 1 or value == len(self.cells):
+            if one if value == 1 else top:
+                return None
+            return (one or value == 1, top or value != 1, total)
+        if one != top:
+            total += value
+            if total > self.total:
+                return None
+        return (one, top, total)
 
-    def prefix_ok(self, prefix: Sequence[int]) -> bool:
-        """After the first crust, the filling so far is not past the total."""
-        ends = [k for k, v in enumerate(prefix) if v in (1, self.top)]
-        if not ends:
-            return True
-        if len(ends) == 1:
-            return sum(prefix[ends[0] + 1 :]) <= self.total
-        return sum(prefix[ends[0] + 1 : ends[1]]) == self.total
+    def accept(self, state: State) -> bool:
+        """Both crusts, and the sum."""
+        return state == (True, True, self.total)
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[Sandwich, ...]:
@@ -178,28 +183,37 @@ class Sandwich(OutsideClue):
 
 
 @register
-class XSum(OutsideClue):
-    """The first x digits from the clue sum to ``total``, x being the first digit."""
+class XSum(OutsideClue, Automaton):
+    """The first x digits from the clue sum to ``total``, x being the first digit.
+
+    Automaton state: (x, digits taken, their sum); x = 0 before the first digit.
+    """
 
     type_name: ClassVar[str] = "xsum"
     summary: ClassVar[str] = "the first X digits from the clue sum to it, X the first digit"
     fpuzzles_key: ClassVar[str | None] = "xsum"
 
-    def holds(self, values: Sequence[int]) -> bool:
-        """The sum of the first x."""
-        x = values[0]
-        return 1 <= x <= len(values) and sum(values[:x]) == self.total
+    def start(self) -> State:
+        """Nothing read."""
+        return (0, 0, 0)
 
-    def prefix_ok(self, prefix: Sequence[int]) -> bool:
-        """The taken digits so far are not past the total."""
-        if not prefix:
-            return True
-        x = prefix[0]
-        if not 1 <= x <= len(self.cells):
-            return False
-        if len(prefix) >= x:
-            return sum(prefix[:x]) == self.total
-        return sum(prefix) + (x - len(prefix)) <= self.total
+    def step(self, state: State, value: int) -> State | None:
+        """The first digit sets x; digits are added until x are taken."""
+        x, taken, total = state  # type: ignore[misc]
+        if x == 0:
+            if not 1 <= value <= len(self.cells):
+                return None
+            x = value
+        if taken < x:
+            taken, total = taken + 1, total + value
+            if total > self.total or (taken == x and total != self.total):
+                return None
+        return (x, taken, total)
+
+    def accept(self, state: State) -> bool:
+        """x digits taken, summing to the total."""
+        x, taken, total = state  # type: ignore[misc]
+        return x > 0 and taken == x and total == self.total
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[XSum, ...]:

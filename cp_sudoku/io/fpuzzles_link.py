@@ -34,8 +34,10 @@ _STRING = re.compile(r"(?:[?&]load=|fpuzzles|fpuz)?(N4Ig[A-Za-z0-9+/=%-]*)")
 def looks_like_fpuzzles(text: str) -> bool:
     """Whether ``text`` (one line) is an f-puzzles string or a link carrying one."""
     text = text.strip()
-    return text.startswith("N4Ig") or "load=N4Ig" in unquote(text) or (
-        ("fpuz" in text) and "N4Ig" in text
+    return (
+        text.startswith("N4Ig")
+        or "load=N4Ig" in unquote(text)
+        or (("fpuz" in text) and "N4Ig" in text)
     )
 
 
