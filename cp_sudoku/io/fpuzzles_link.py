@@ -28,7 +28,7 @@ FPUZZLES_URL = "https://www.f-puzzles.com/?load="
 #: lz-string's base64 alphabet (``=`` pads).
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+=*")
 #: The string, after ``load=`` or a SudokuPad ``fpuzzles``/``fpuz`` prefix, or alone.
-_STRING = re.compile(r"(?:[?&]load=|fpuzzles|fpuz)?(N4Ig[A-Za-z0-9+/=%-]*)")
+_STRING = re.compile(r"(N4Ig[^\s&#]*)")
 
 
 def looks_like_fpuzzles(text: str) -> bool:
