@@ -33,7 +33,7 @@ from cp_sudoku.run import Plan, check, count_solutions
 #: The formats a request may name: those read from text.  The shared
 #: collections (arithmatrix, xcsp3, kuso) are read from a file path, which a
 #: request never gives.
-FORMATS = ("line", "grid", "csv", "variant")
+FORMATS = ("line", "grid", "csv", "variant", "fpuzzles")
 #: Export targets: ``?to=`` names one.
 EXPORTS = tuple(EXPORTERS)
 REQUEST_SOURCE = "<request>"
