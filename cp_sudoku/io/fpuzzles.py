@@ -523,8 +523,9 @@ def stated_solution(data: dict[str, Any], n: int) -> Grid | None:
     return tuple(values)
 
 
-def from_data(data: dict[str, Any], name: str = "") -> tuple[Puzzle, Grid | None]:
-    """The puzzle of an f-puzzles object and its stated solution (or None).
+def from_data(data: dict[str, Any]) -> tuple[Puzzle, Grid | None]:
+    """The puzzle of an f-puzzles object (named ``Title by Author``) and its stated
+    solution (or None).
 
     Raises:
         PuzzleError: an unknown key, a cell outside the grid, a size over 16, a
@@ -532,17 +533,17 @@ def from_data(data: dict[str, Any], name: str = "") -> tuple[Puzzle, Grid | None
             the grid on no row or column, ...: the message names the key and the cell.
     """
     reader = Reader(data)
-    puzzle = reader.puzzle(puzzle_name(data) or name)
+    puzzle = reader.puzzle(puzzle_name(data))
     return puzzle, stated_solution(data, reader.n)
 
 
-def parse_fpuzzles(text: str, name: str = "") -> Puzzle:
+def parse_fpuzzles(text: str) -> Puzzle:
     """The puzzle of f-puzzles ``text``: JSON, a compressed string or a link.
 
     Raises:
         PuzzleError: see :func:`from_data` and :func:`~cp_sudoku.io.fpuzzles_link.decode`.
     """
-    return from_data(decode(text), name)[0]
+    return from_data(decode(text))[0]
 
 
 def read_fpuzzles(
@@ -571,7 +572,7 @@ def read_fpuzzles(
 
 def _entry(source: str, line: int, shown: str, text: str) -> Entry:
     try:
-        puzzle, solution = from_data(decode(text), f"{source}:{line}")
+        puzzle, solution = from_data(decode(text))
     except PuzzleError as error:
         return Entry(source, line, shown, error=error.located(source, line))
     return Entry(source, line, shown, puzzle=puzzle, solution=solution)
