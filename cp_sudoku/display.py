@@ -150,7 +150,8 @@ def format_stats(stats: Mapping[str, int]) -> str:
 def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) -> dict[str, Any]:
     """The JSON object of one checked puzzle (one line of ``check --json``).
 
-    Keys: ``source``, ``line``, ``status``, ``solution`` (in the puzzle's
+    Keys: ``source``, ``line``, ``name`` (the puzzle's title, e.g. an f-puzzles
+    ``Title by Author``, or null), ``status``, ``solution`` (in the puzzle's
     alphabet, or null), ``agree``, ``disagreements``, ``matches_stated``
     (null when the source states no solution), ``mismatch`` (how the verdict
     contradicts the stated solution, or null), ``reason`` (for ``none``: the
@@ -164,6 +165,7 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
     return {
         "source": entry.source,
         "line": entry.line,
+        "name": entry.puzzle.name or None if entry.puzzle else None,
         "status": verdict.status,
         "solution": grid_string(verdict.solution, alphabet) if verdict.solution else None,
         "agree": verdict.agree,
