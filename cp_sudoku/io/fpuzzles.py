@@ -63,6 +63,7 @@ CELL_FIELDS = frozenset({"value", "given", "region", "givenPencilMarks"})
 #: The boolean keys and what they add.
 BOOLEAN_KEYS = ("diagonal+", "diagonal-", "antiknight", "antiking", "disjointgroups")
 _CELL = re.compile(r"R(\d+)C(\d+)", re.IGNORECASE)
+_JSON_START = re.compile(r'\s*\{\s*"size"\s*:')
 
 
 def default_box(n: int) -> tuple[int, int]:
@@ -579,11 +580,11 @@ def _entry(source: str, line: int, shown: str, text: str) -> Entry:
 
 
 def sniff_fpuzzles(head: list[str] | tuple[str, ...], source: str) -> str | None:
-    """``fpuzzles`` when the source starts with f-puzzles JSON, a string or a link."""
+    """``fpuzzles`` when the source starts with f-puzzles JSON (``{"size":``, as f-puzzles
+    writes it), a compressed string or a link carrying one."""
     first = next((line for line in head if not skipped(line)), None)
     if first is None:
         return None
-    text = "".join(head)
-    if first.lstrip().startswith("{"):
-        return "fpuzzles" if '"size"' in text and '"grid"' in text else None
+    if _JSON_START.match(first):
+        return "fpuzzles"
     return "fpuzzles" if looks_like_fpuzzles(first) else None
