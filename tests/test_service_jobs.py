@@ -121,6 +121,8 @@ def test_cancel_keeps_what_is_done(client: TestClient, data: Path) -> None:
         (b"\xff\xfe", {}, 422, "not a UTF-8 text file"),
         ("1" * 16 + "\n", {"backends": "nope"}, 422, "unknown back end 'nope'"),
         ("1" * 16 + "\n", {"limit": "many"}, 422, "limit"),
+        ("1" * 16 + "\n", {"limit": "true"}, 422, "limit: Input should be a valid integer"),
+        ("1" * 16 + "\n", {"backend": "sat"}, 422, "backend: Extra inputs are not permitted"),
         ("1" * 16 + "\n", {"format": "kuso"}, 422, "unknown format 'kuso'"),
         ("." * 16 + "\n" * 1 + "." * 16 + "\n", {"time_limit": "99"}, 422, "--max-time-limit"),
         (("." * 16 + "\n") * 4001, {}, 413, "4,001 puzzles"),
