@@ -245,6 +245,19 @@ def test_the_page_fetches_nothing_from_elsewhere(api: httpx.Client) -> None:
     assert '<table id="entry"' in api.get("/").text
 
 
+def test_docs_need_no_internet(api: httpx.Client) -> None:
+    docs = api.get("/docs")
+    assert docs.status_code == 200
+    scripts = re.findall(r"""(?:src|href)\s*=\s*["']([^"']+)""", docs.text)
+    assert scripts, docs.text
+    for address in scripts:
+        assert not re.match(r"(https?:)?//", address), address  # nothing from a CDN
+        fetched = api.get(address)
+        assert fetched.status_code == 200, address
+        assert len(fetched.content) > 1000  # the real Swagger UI files
+    assert "SwaggerUIBundle" in docs.text
+
+
 def test_full_queue_is_503_with_retry_after(inprocess: TestClient) -> None:
     runner: Runner = inprocess.app.state.runner  # type: ignore[attr-defined]
     held = runner.admitted

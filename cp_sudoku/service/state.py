@@ -1,7 +1,8 @@
 """What the routes share: the server's settings, and the store and runner its lifespan starts.
 
 The routes reach them through FastAPI dependencies (:data:`RunnerDep`,
-:data:`StoreDep`, :data:`SettingsDep`) that read ``app.state``.
+:data:`StoreDep`, :data:`SettingsDep`) that read ``app.state``, and the
+request's owner through :data:`OwnerDep`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from cp_sudoku.service.access import request_owner
 from cp_sudoku.service.limits import Limits
 from cp_sudoku.service.runner import Runner
 from cp_sudoku.service.store import Store
@@ -19,11 +21,14 @@ from cp_sudoku.service.store import Store
 
 @dataclass(frozen=True)
 class Settings:
-    """What ``cp-sudoku serve`` configures: the store's file, the workers, the limits."""
+    """What ``cp-sudoku serve`` configures: the store's file, the workers, the limits,
+    the access tokens."""
 
     db: Path
     workers: int
     limits: Limits = field(default_factory=Limits)
+    #: With tokens, every request needs one and sees only its own jobs (:mod:`.access`).
+    tokens: frozenset[str] = frozenset()
 
 
 def _settings(request: Request) -> Settings:
@@ -38,6 +43,12 @@ def _store(request: Request) -> Store:
     return request.app.state.store  # type: ignore[no-any-return]
 
 
+def _owner(request: Request) -> str:
+    return request_owner(request.scope)
+
+
 SettingsDep = Annotated[Settings, Depends(_settings)]
 RunnerDep = Annotated[Runner, Depends(_runner)]
 StoreDep = Annotated[Store, Depends(_store)]
+#: Who made the request: the hash of its token, ``""`` on a server without tokens.
+OwnerDep = Annotated[str, Depends(_owner)]

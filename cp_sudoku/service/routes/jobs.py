@@ -17,7 +17,7 @@ from cp_sudoku.service.body_limit import takes_upload
 from cp_sudoku.service.errors import error
 from cp_sudoku.service.limits import OverLimit
 from cp_sudoku.service.schema import from_text_fields, options
-from cp_sudoku.service.state import RunnerDep, SettingsDep, StoreDep
+from cp_sudoku.service.state import OwnerDep, RunnerDep, SettingsDep, StoreDep
 from cp_sudoku.service.store import Job, Store
 
 router = APIRouter(tags=["jobs"])
@@ -27,7 +27,7 @@ JOB_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 @router.post("/v1/jobs", status_code=202)
 @takes_upload
 async def create_job(
-    request: Request, runner: RunnerDep, settings: SettingsDep, store: StoreDep
+    request: Request, runner: RunnerDep, settings: SettingsDep, store: StoreDep, owner: OwnerDep
 ) -> JSONResponse:
     """Start a job: a multipart `file` with the check options as form fields, or a text
     body of puzzles with the options in the query string.  202 with `Location`."""
@@ -50,7 +50,7 @@ async def create_job(
         "limit": chosen.limit,
         "time_limit": chosen.time_limit,
     }
-    job_id = store.create(name, stored, text, total)
+    job_id = store.create(name, stored, text, total, owner)
     runner.wake()
     job = store.get(job_id)
     assert job is not None
@@ -58,20 +58,21 @@ async def create_job(
 
 
 @router.get("/v1/jobs")
-async def list_jobs(store: StoreDep) -> JSONResponse:
-    """The latest 100 jobs, newest first."""
-    return JSONResponse({"jobs": [job.public() for job in store.jobs()]})
+async def list_jobs(store: StoreDep, owner: OwnerDep) -> JSONResponse:
+    """The latest 100 jobs of this request's token, newest first."""
+    return JSONResponse({"jobs": [job.public() for job in store.jobs(owner)]})
 
 
-def _job_or_404(store: Store, job_id: str) -> Job | JSONResponse:
-    job = store.get(job_id) if JOB_ID.match(job_id) else None
+def _job_or_404(store: Store, job_id: str, owner: str) -> Job | JSONResponse:
+    """The job, if it exists and the request's token made it; else the 404 answer."""
+    job = store.get(job_id, owner) if JOB_ID.match(job_id) else None
     return error(404, "no such job") if job is None else job
 
 
 @router.get("/v1/jobs/{job_id}")
-async def get_job(job_id: str, store: StoreDep) -> JSONResponse:
+async def get_job(job_id: str, store: StoreDep, owner: OwnerDep) -> JSONResponse:
     """State, done/total, rate (puzzles/s), eta_seconds and counts by status."""
-    job = _job_or_404(store, job_id)
+    job = _job_or_404(store, job_id, owner)
     return job if isinstance(job, JSONResponse) else JSONResponse(job.public())
 
 
@@ -79,13 +80,16 @@ async def get_job(job_id: str, store: StoreDep) -> JSONResponse:
 async def job_results(
     job_id: str,
     store: StoreDep,
+    owner: OwnerDep,
     start: Annotated[int, Query(ge=0, description="First index.")] = 0,
+    count: Annotated[int | None, Query(ge=1, description="Lines at most (default: all).")] = None,
 ) -> Response:
-    """JSON lines in input order: what is done so far, everything once done."""
-    job = _job_or_404(store, job_id)
+    """JSON lines in input order from `start`: what is done so far, everything once done
+    (`count` of them at most: the page shows one page of the table at a time)."""
+    job = _job_or_404(store, job_id, owner)
     if isinstance(job, JSONResponse):
         return job
-    lines = (line + "\n" for line in store.results(job.id, start))
+    lines = (line + "\n" for line in store.results(job.id, start, count))
     filename = f"cp-sudoku-{job.id}.jsonl"
     return StreamingResponse(
         lines,
@@ -95,9 +99,11 @@ async def job_results(
 
 
 @router.delete("/v1/jobs/{job_id}")
-async def cancel_job(job_id: str, runner: RunnerDep, store: StoreDep) -> JSONResponse:
+async def cancel_job(
+    job_id: str, runner: RunnerDep, store: StoreDep, owner: OwnerDep
+) -> JSONResponse:
     """Cancel a queued or running job; its finished results stay. 409 if it was over."""
-    job = _job_or_404(store, job_id)
+    job = _job_or_404(store, job_id, owner)
     if isinstance(job, JSONResponse):
         return job
     if not runner.cancel(job.id):

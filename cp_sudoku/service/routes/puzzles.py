@@ -13,7 +13,7 @@ from cp_sudoku.service import solving
 from cp_sudoku.service.errors import error
 from cp_sudoku.service.runner import as_json
 from cp_sudoku.service.schema import PuzzleRequest, options
-from cp_sudoku.service.state import RunnerDep, SettingsDep, StoreDep
+from cp_sudoku.service.state import OwnerDep, RunnerDep, SettingsDep, StoreDep
 
 router = APIRouter(tags=["puzzles"])
 #: A kept file's id as the store makes them (URL-safe base64).
@@ -57,7 +57,11 @@ async def export(
 
 @router.post("/v1/prove")
 async def prove(
-    request: PuzzleRequest, runner: RunnerDep, settings: SettingsDep, store: StoreDep
+    request: PuzzleRequest,
+    runner: RunnerDep,
+    settings: SettingsDep,
+    store: StoreDep,
+    owner: OwnerDep,
 ) -> JSONResponse:
     """The certificate of `cp-sudoku prove` (verified once written), with links to
     download its CNF and its DRAT proof (`cnf_url`, `proof_url`)."""
@@ -71,7 +75,7 @@ async def prove(
     for key, media in (("cnf", "text/plain"), ("proof", "text/plain")):
         name = done["certificate"][key]
         if name is not None:
-            links[f"{key}_url"] = f"/v1/files/{store.add_file(name, media, done[key])}"
+            links[f"{key}_url"] = f"/v1/files/{store.add_file(name, media, done[key], owner)}"
     return JSONResponse(
         {
             "status": done["status"],
@@ -83,9 +87,9 @@ async def prove(
 
 
 @router.get("/v1/files/{file_id}")
-async def download(file_id: str, store: StoreDep) -> Response:
-    """A file kept for download: a certificate's CNF or proof."""
-    found = store.file(file_id) if FILE_ID.match(file_id) else None
+async def download(file_id: str, store: StoreDep, owner: OwnerDep) -> Response:
+    """A file kept for download: a certificate's CNF or proof (of this request's token)."""
+    found = store.file(file_id, owner) if FILE_ID.match(file_id) else None
     if found is None:
         return error(404, "no such file")
     name, media, content = found
