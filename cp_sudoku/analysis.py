@@ -29,7 +29,7 @@ from cp_sudoku.kinds.grid import default_box
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
 from cp_sudoku.puzzles import generated_sudoku, solved_grid
-from cp_sudoku.run import Checked, InProcess, Outcome, Plan, check, run
+from cp_sudoku.run import Checked, Outcome, Plan, check, run
 from cp_sudoku.singles import Deduction, solve_singles
 
 if TYPE_CHECKING:
@@ -350,7 +350,7 @@ def run_records(
     built = resolve(backends)
     plan = Plan(tuple(b.name for b in built), limit=limit, time_limit=time_limit)
     items = list(entries) if progress else entries
-    outcomes: Iterable[Outcome[Checked]] = run(items, check, plan, InProcess(built))
+    outcomes: Iterable[Outcome[Checked]] = run(items, check, plan, backends=built)
     if progress:
         from rich.progress import track
 
@@ -635,35 +635,6 @@ def solution_records(
 def differing_cells(puzzle: Puzzle, first: Grid, second: Grid) -> list[str]:
     """rXcY names (1-based) of the cells where two grids of ``puzzle`` differ."""
     return [cell_name(c) for c, a, b in zip(puzzle.cells, first, second, strict=True) if a != b]
-
-
-def grid_text(puzzle: Puzzle, grid: Grid, marks: Iterable[str] = ()) -> str:
-    """A grid of any puzzle as text, one line per row.
-
-    Values are right-aligned, ``.`` for 0 (undecided); a cell named in
-    ``marks`` (rXcY) is shown between brackets; a position that is not a
-    cell (Kakuro clue or black square) is ``#``.  With a box shape, boxes
-    are separated by ``|`` and ``-`` lines.
-    """
-    width = len(str(puzzle.max_value))
-    value = dict(zip(puzzle.cells, grid, strict=True))
-    marked = set(marks)
-    rows = []
-    for r in range(puzzle.rows):
-        parts = []
-        for c in range(puzzle.cols):
-            if puzzle.box and c and c % puzzle.box[1] == 0:
-                parts.append("|")
-            v = value.get((r, c))
-            shown = ("#" if v is None else str(v) if v else ".").rjust(width)
-            parts.append(f"[{shown}]" if cell_name((r, c)) in marked else f" {shown} ")
-        rows.append("".join(parts))
-    lines = []
-    for r, row in enumerate(rows):
-        if puzzle.box and r and r % puzzle.box[0] == 0:
-            lines.append("".join("+" if ch == "|" else "-" for ch in row))
-        lines.append(row.rstrip())
-    return "\n".join(lines)
 
 
 # -- proofs and grades ---------------------------------------------------------------------

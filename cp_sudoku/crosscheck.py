@@ -1,21 +1,21 @@
 """Run several back ends on one puzzle, re-check every grid, and agree on a verdict.
 
-Thread safety: back ends named by string are built once per thread and
-reused by that thread only, so calling :func:`crosscheck`, :func:`count` or
-:func:`solutions` from several threads is safe.  A built back end passed in
-is shared as given: its :meth:`~cp_sudoku.backends.base.Backend.solve` takes
-a lock, so threads sharing it take turns.
+Thread safety: back ends named by string come from the process's one cache
+(:func:`cp_sudoku.backends.built.built`), and a built back end passed in is
+used as given; either way its :meth:`~cp_sudoku.backends.base.Backend.solve`
+takes a lock, so calling :func:`crosscheck`, :func:`count` or
+:func:`solutions` from several threads is safe (threads sharing a back end
+take turns).
 """
 
 from __future__ import annotations
 
-import atexit
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, Result, Status, get_backend
+from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, Result, Status
 from cp_sudoku.backends.base import check_limits
+from cp_sudoku.backends.built import built as shared
 from cp_sudoku.model import Grid, Puzzle, UsageError, clashes, violations
 
 #: Status of a back end that declined a puzzle it cannot compile.
@@ -56,18 +56,6 @@ class Verdict:
         return tuple(name for name, r in self.results.items() if r.stopped == DECLINED)
 
 
-_OWNED = threading.local()
-
-
-def _owned(name: str) -> Backend:
-    """A back end named by a string: built once per thread, then reused by that thread."""
-    built: dict[str, Backend] = _OWNED.__dict__.setdefault("backends", {})
-    if name not in built:
-        built[name] = get_backend(name)
-        atexit.register(built[name].close)
-    return built[name]
-
-
 def resolve(backends: Iterable[str | Backend] | str | Backend) -> list[Backend]:
     """Back ends from names or built ones (a single name or back end is accepted).
 
@@ -79,7 +67,7 @@ def resolve(backends: Iterable[str | Backend] | str | Backend) -> list[Backend]:
     built = []
     for item in backends:
         if isinstance(item, str):
-            built.append(_owned(item))
+            built.append(shared(item))
         elif isinstance(item, Backend):
             built.append(item)
         else:

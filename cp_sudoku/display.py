@@ -21,14 +21,15 @@ Futoshiki signs, Skyscraper clues, the marks of extras) draws itself: its
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cp_sudoku.backends.base import Result
 from cp_sudoku.crosscheck import Count, Verdict
 from cp_sudoku.io import Entry, alphabet_of, grid_string
 from cp_sudoku.kinds import KINDS
-from cp_sudoku.model import Cell, Puzzle
+from cp_sudoku.model import Cell, Puzzle, cell_name
+from cp_sudoku.workbench.differ import count_words, verdict_differences
 
 
 def cell_texts(puzzle: Puzzle, grid: Sequence[int] | None = None) -> dict[Cell, str]:
@@ -97,6 +98,35 @@ def render_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
     return "\n".join(layout(puzzle, cell_texts(puzzle, grid)))
 
 
+def grid_text(puzzle: Puzzle, grid: Sequence[int], marks: Iterable[str] = ()) -> str:
+    """A grid of any puzzle as text, one line per row.
+
+    Values are right-aligned, ``.`` for 0 (undecided); a cell named in
+    ``marks`` (rXcY) is shown between brackets; a position that is not a
+    cell (Kakuro clue or black square) is ``#``.  With a box shape, boxes
+    are separated by ``|`` and ``-`` lines.
+    """
+    width = len(str(puzzle.max_value))
+    value = dict(zip(puzzle.cells, grid, strict=True))
+    marked = set(marks)
+    rows = []
+    for r in range(puzzle.rows):
+        parts = []
+        for c in range(puzzle.cols):
+            if puzzle.box and c and c % puzzle.box[1] == 0:
+                parts.append("|")
+            v = value.get((r, c))
+            shown = ("#" if v is None else str(v) if v else ".").rjust(width)
+            parts.append(f"[{shown}]" if cell_name((r, c)) in marked else f" {shown} ")
+        rows.append("".join(parts))
+    lines = []
+    for r, row in enumerate(rows):
+        if puzzle.box and r and r % puzzle.box[0] == 0:
+            lines.append("".join("+" if ch == "|" else "-" for ch in row))
+        lines.append(row.rstrip())
+    return "\n".join(lines)
+
+
 def side_by_side(
     puzzle: Puzzle,
     grid: Sequence[int] | None,
@@ -159,7 +189,11 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
     name -> ``status``, ``seconds``, ``solutions`` (count), ``stopped`` (what
     ended an incomplete search, or null; ``declined`` with a ``reason`` for a back end
     that does not compile the puzzle) and the back end's own statistics; ``declined``
-    lists the back ends that declined (they took no part in the verdict).
+    lists the back ends that declined (they took no part in the verdict);
+    ``count``: what is known of the number of solutions, in words
+    (:func:`cp_sudoku.workbench.differ.count_words`); ``differ``: for two
+    solutions or more, the cells where the first two differ, each
+    ``{"cell": "r3c2", "values": [1, 3]}`` (first solution's value, second's), else ``[]``.
     """
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
     return {
@@ -174,6 +208,10 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
         "matches_stated": None if entry.solution is None else mismatch is None,
         "mismatch": mismatch,
         "reason": verdict.reason,
+        "count": count_words(verdict),
+        "differ": [d.record() for d in verdict_differences(entry.puzzle, verdict)]
+        if entry.puzzle
+        else [],
         "backends": {name: result_record(result) for name, result in verdict.results.items()},
     }
 
@@ -203,6 +241,8 @@ def error_record(entry: Entry) -> dict[str, Any]:
         "matches_stated": None,
         "mismatch": None,
         "reason": None,
+        "count": None,
+        "differ": [],
         "error": str(entry.error),
         "backends": {},
     }

@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cp_sudoku.backends import available
 from cp_sudoku.io import grid_string
 from cp_sudoku.puzzles import generated_sudoku
-from cp_sudoku.run.output import TIMING_SUFFIX, kind_of
+from cp_sudoku.run.output import table_format, varying
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,14 +33,16 @@ def write_puzzles(path: Path, count: int, *, csv: bool = False, bad: tuple[int, 
 
 
 def rows(path: Path) -> list[dict[str, Any]]:
-    """The rows of an output file, timing fields left out."""
-    if kind_of(path) == "parquet":
+    """The rows of an output file, the fields that vary between runs left out (times, and
+    the counts that depend on a solver's history: :func:`cp_sudoku.run.output.varying`)."""
+    if table_format(path) == "parquet":
         import pyarrow.parquet as pq
 
         found = pq.read_table(path).to_pylist()
     else:
         found = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    return [{k: v for k, v in row.items() if not k.endswith(TIMING_SUFFIX)} for row in found]
+    skip = varying(available())
+    return [{k: v for k, v in row.items() if k not in skip} for row in found]
 
 
 def cli(*args: str, **kwargs: Any) -> subprocess.Popen[str]:

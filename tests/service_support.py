@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 from click.testing import CliRunner
 
+from cp_sudoku.backends import backend_class
 from cp_sudoku.cli import main as cli
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -38,22 +39,26 @@ def free_port() -> int:
 
 @contextmanager
 def served(
-    db: Path, workers: int = 1, *extra: str
+    db: Path, workers: int = 1, *extra: str, token: str | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``cp-sudoku serve`` in a subprocess (its own session) on a free port; (base URL, process).
 
-    The whole session is killed on the way out, so no worker outlives the test.
+    ``token`` is passed in ``CP_SUDOKU_TOKEN``.  The whole session is killed on
+    the way out, so no worker outlives the test.
     """
     port = free_port()
     command = [sys.executable, "-m", "cp_sudoku.service.command", "--port", str(port)]
     command += ["--workers", str(workers), "--db", str(db), *extra]
     env = os.environ | {"PYTHONPATH": str(PROJECT)}
+    env.pop("CP_SUDOKU_TOKEN", None)
+    if token is not None:
+        env["CP_SUDOKU_TOKEN"] = token
     process = subprocess.Popen(
         command, cwd=db.parent, env=env, start_new_session=True, stderr=subprocess.PIPE
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(url, process)
+        wait_healthy(url, process, token)
         yield url, process
     finally:
         stop(process)
@@ -66,14 +71,15 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     process.wait(PATIENCE)
 
 
-def wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
+def wait_healthy(url: str, process: subprocess.Popen[bytes], token: str | None = None) -> None:
     """Wait until ``/healthz`` answers; fail with the server's stderr if it exits."""
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
     deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise AssertionError(f"the server exited: {process.stderr.read().decode()}")  # type: ignore[union-attr]
         try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+            if httpx.get(f"{url}/healthz", headers=headers, timeout=2).status_code == 200:
                 return
         except httpx.TransportError:
             pass
@@ -99,10 +105,16 @@ def cli_records(text: str, *options: str) -> list[dict[str, Any]]:
 
 
 def comparable(record: dict[str, Any]) -> dict[str, Any]:
-    """A record without what differs between two runs: the source name and the times."""
+    """A record without what differs between two runs: the source name, the times, and
+    the counts that depend on what a solver served before (``history_statistics``)."""
     out = {key: value for key, value in record.items() if key != "source"}
     out["backends"] = {
-        name: {key: value for key, value in result.items() if key != "seconds"}
+        name: {
+            key: value
+            for key, value in result.items()
+            if key != "seconds"
+            and key not in getattr(backend_class(name), "history_statistics", ())
+        }
         for name, result in record["backends"].items()
     }
     return out

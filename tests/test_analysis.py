@@ -10,6 +10,7 @@ import pytest
 from conftest import grid_of
 
 from cp_sudoku import analysis
+from cp_sudoku.display import grid_text
 from cp_sudoku.io import Entry, parse_line
 from cp_sudoku.model import Puzzle, PuzzleError, Unit
 from cp_sudoku.singles import solve_singles
@@ -308,11 +309,11 @@ def test_differing_cells_names_rxcy() -> None:
 def test_grid_text_boxes_marks_and_holes() -> None:
     puzzle = parse_line(TUTORIAL_4X4)
     grid = grid_of("1243431221343421")
-    assert analysis.grid_text(puzzle, grid, ["r1c2"]) == (
+    assert grid_text(puzzle, grid, ["r1c2"]) == (
         " 1 [2]| 4  3\n 4  3 | 1  2\n------+------\n 2  1 | 3  4\n 3  4 | 2  1"
     )
     holed = Puzzle(1, 3, ((0, 0), (0, 2)), 2, constraints=(Unit("run", ((0, 0), (0, 2))),))
-    assert analysis.grid_text(holed, (2, 0)) == " 2  #  ."
+    assert grid_text(holed, (2, 0)) == " 2  #  ."
 
 
 def test_load_collection_reads_kenken_and_kakuro_with_stated_solutions(data: Path) -> None:

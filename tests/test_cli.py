@@ -156,7 +156,13 @@ def test_solve_large_grid_in_its_alphabet(data: Path) -> None:
 def test_solve_multiple_and_none() -> None:
     multiple = invoke("solve", THREE_SOLUTIONS, "--backend", "sat")
     assert multiple.exit_code == 1
-    assert "Multiple: at least 2 solutions; one is shown." in multiple.stdout
+    assert (
+        "Multiple: at least 2 solutions (search stopped at the limit); "
+        "two are shown, differing cells in []." in multiple.stdout
+    )
+    assert "Differ at 4 cells: r1c3 (1 | 2), r1c4 (2 | 1), r4c3 (2 | 1), r4c4 (1 | 2)" in (
+        multiple.stdout
+    )
     none = ".876543212........3........4........5........6........7........8........9........"
     result = invoke("solve", none, "--backend", "sat")
     assert result.exit_code == 1

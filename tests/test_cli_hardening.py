@@ -386,7 +386,7 @@ def test_missing_optional_parts_name_their_extra(
     and the Parquet run left a spool behind."""
     import importlib.util
 
-    from cp_sudoku.run import to_file
+    from cp_sudoku.run import batch
 
     real = importlib.util.find_spec
     missing = {"pyarrow", "uvicorn"}
@@ -394,7 +394,7 @@ def test_missing_optional_parts_name_their_extra(
     def find_spec(name: str, *rest: object) -> object:
         return None if name in missing else real(name, *rest)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(to_file, "find_spec", find_spec)
+    monkeypatch.setattr(batch, "find_spec", find_spec)
     monkeypatch.setattr(importlib.util, "find_spec", find_spec)
     output = tmp_path / "out.parquet"
     result = invoke("check", str(MODELS / "sudoku-9x9-hard.txt"), "--output", str(output))
@@ -418,14 +418,12 @@ def test_an_error_an_interrupt_caused_ends_as_the_interrupt(
     class Interrupted(Exception):
         pass
 
-    def interrupted() -> None:
+    def interrupted(tally: exits.Tally) -> None:
         raise Interrupted
 
     monkeypatch.setattr(exits, "interrupted", interrupted)
-    monkeypatch.setattr(exits.TALLY, "pending", True)
     with pytest.raises(Interrupted):
-        exits.handle(ImportError("initialization failed"))
-    monkeypatch.setattr(exits.TALLY, "pending", False)
+        exits.handle(ImportError("initialization failed"), exits.Tally(pending=True))
     with pytest.raises(SystemExit) as stop:
-        exits.handle(ImportError("initialization failed"))
+        exits.handle(ImportError("initialization failed"), exits.Tally(pending=False))
     assert stop.value.code == 70

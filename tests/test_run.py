@@ -12,6 +12,7 @@ from conftest import lines
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.io import Entry, parse_line, read_text
 from cp_sudoku.run import InProcess, Outcome, Plan, ProcessPool, check, run, stated_mismatch
+from cp_sudoku.run.loop import CHUNK_PER_WORKER
 
 ANTI_BACKTRACK = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
 EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -21,11 +22,9 @@ EASTER_SOLUTION = tuple(
 )
 
 
-def check_entries(
-    entries: Iterator[Entry], plan: Plan, jobs: int = 1, chunk: int = 4
-) -> Iterator[Outcome]:
+def check_entries(entries: Iterator[Entry], plan: Plan, jobs: int = 1) -> Iterator[Outcome]:
     """Cross-check every entry in ``jobs`` processes (this process for 1)."""
-    return run(entries, check, plan, ProcessPool(jobs, chunk) if jobs > 1 else InProcess())
+    return run(entries, check, plan, ProcessPool(jobs) if jobs > 1 else InProcess())
 
 
 def verdict_of(outcome: Outcome):  # type: ignore[no-untyped-def]
@@ -54,7 +53,7 @@ def test_two_processes_give_the_same_outcomes_in_input_order(data: Path) -> None
     text[11] = text[11].replace("0", "x", 1)
     source = "\n".join(text)
     one = [summary(o) for o in check_entries(read_text(source), Plan(), jobs=1)]
-    two = [summary(o) for o in check_entries(read_text(source), Plan(), jobs=2, chunk=3)]
+    two = [summary(o) for o in check_entries(read_text(source), Plan(), jobs=2)]
     assert one == two
     assert [row[0] for row in two] == list(range(1, 26))
     statuses = [row[1] for row in two if len(row) > 2]
@@ -73,8 +72,8 @@ def test_results_stream_without_reading_the_whole_input() -> None:
             consumed += 1
             yield Entry("endless", consumed + number - 1, "", puzzle=puzzle)
 
-    jobs, chunk = 2, 4
-    first = list(islice(check_entries(endless(), Plan(("sat",)), jobs=jobs, chunk=chunk), 40))
+    jobs, chunk = 2, CHUNK_PER_WORKER
+    first = list(islice(check_entries(endless(), Plan(("sat",)), jobs=jobs), 40))
     assert [o.entry.line for o in first] == list(range(1, 41))
     assert all(verdict_of(o) and verdict_of(o).status == "unique" for o in first)
     assert consumed <= 40 + 4 * jobs * chunk + chunk

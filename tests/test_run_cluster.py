@@ -4,6 +4,7 @@ scheduler and workers started as separate processes serve a check."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -14,15 +15,14 @@ import time
 from pathlib import Path
 
 import pytest
-from run_helpers import ROOT, rows, run_cli, write_puzzles
+from run_helpers import ROOT, cli, rows, run_cli, write_puzzles
 
 from cp_sudoku.model import UsageError
-from cp_sudoku.run import Plan
-from cp_sudoku.run.cluster import parse_cluster, runner
-from cp_sudoku.run.resume import Spool
-from cp_sudoku.run.slices import cut, describe
-from cp_sudoku.run.table import run_table
-from cp_sudoku.run.to_file import check_to_file
+from cp_sudoku.run import Plan, check, ordered
+from cp_sudoku.run.batch import check_to_file
+from cp_sudoku.run.chunks import Chunk, run_chunk
+from cp_sudoku.run.cluster import executor, parse_cluster
+from cp_sudoku.run.slices import Part, cut
 
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
@@ -46,8 +46,24 @@ def test_jobs_and_a_local_cluster_write_the_same_rows(tmp_path: Path) -> None:
         assert code == 2, err  # the invalid line
     assert rows(outputs["jobs"]) == rows(outputs["cluster"])
     assert len(rows(outputs["jobs"])) == 120
-    code, err = run_cli(*common, "--cluster", "local:2")
-    assert code == 2 and "--cluster needs --output" in err
+
+
+def _untimed(stdout: str) -> list[str]:
+    """The lines of ``check``, each back end's time left out."""
+    return [re.sub(r"  [\w-]+ [\d.,]+ m?s", "", line) for line in stdout.splitlines()]
+
+
+def test_a_cluster_without_output_prints_the_lines_of_jobs(tmp_path: Path) -> None:
+    source = write_puzzles(tmp_path / "p.txt", 60, bad=(5,))
+    common = ["check", str(source), "--backend", "sat", "--backend", "backtrack"]
+    found = {}
+    for how in (["--jobs", "2"], ["--cluster", "local:2"]):
+        process = cli(*common, *how)
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 2, err  # the invalid line
+        found[how[0]] = _untimed(out)
+    assert found["--jobs"] == found["--cluster"]
+    assert len(found["--jobs"]) == 60 and found["--jobs"][4].endswith("invalid")
 
 
 def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path, data: Path) -> None:
@@ -56,12 +72,10 @@ def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path, data: Path) -> 
     expected = tmp_path / "inline.jsonl"
     check_to_file(str(source), str(expected), plan, slice_lines=30)
     file = cut(source, 30)
-    out = tmp_path / "dask.jsonl"
-    spool = Spool(out, describe(file), plan.backends, resume=False)
     killed: list[int] = []
     running: list[str] = []  # the tasks on the worker when it was killed
-    with runner(1, "local:2") as chosen:
-        client = chosen.executor
+    with executor(1, "local:2") as chosen:
+        client = chosen.client  # type: ignore[attr-defined]
         pids = client.run(os.getpid)
 
         def kill_one_busy_worker() -> None:
@@ -80,14 +94,14 @@ def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path, data: Path) -> 
 
         killer = threading.Thread(target=kill_one_busy_worker)
         killer.start()
-        done = list(
-            run_table(file, plan, spool, client, window=len(file.slices), submit=chosen.submit)
-        )
+        chunks = [Chunk(s.index, check, plan, part=Part(file.source, s)) for s in file.slices]
+        done = list(ordered(chunks, chosen, run_chunk, window=len(chunks)))
         killer.join()
     assert killed and running, "no worker was busy"
-    assert sorted(index for index, _ in done) == list(range(len(file.slices)))
-    assert {int(key.split("-")[2]) for key in running} <= {index for index, _ in done}
-    assert rows(out) == rows(expected)
+    assert [chunk.index for chunk, _ in done] == list(range(len(file.slices)))
+    assert {int(key.split("-")[2]) for key in running} <= {chunk.index for chunk, _ in done}
+    statuses = [outcome.value.verdict.status for _, found in done for outcome in found]
+    assert statuses == [row["status"] for row in rows(expected)]
 
 
 def _free_port() -> int:

@@ -9,24 +9,25 @@ import pytest
 from run_helpers import rows, write_puzzles
 
 from cp_sudoku.model import UsageError
-from cp_sudoku.run import Plan
-from cp_sudoku.run.output import column_types, kind_of
+from cp_sudoku.run import Plan, check
+from cp_sudoku.run.batch import Input, check_to_file, described
+from cp_sudoku.run.chunks import Chunk, run_chunk
+from cp_sudoku.run.output import column_types, columns_of, table_format
 from cp_sudoku.run.resume import Spool
-from cp_sudoku.run.slices import cut, describe
-from cp_sudoku.run.table import Inline, run_table
-from cp_sudoku.run.to_file import check_to_file
+from cp_sudoku.run.slices import Part, cut, describe
 
 pytest.importorskip("pyarrow")
 
 
 def test_the_schema_names_every_back_end_column_in_plan_order() -> None:
     names = list(column_types(("sat", "backtrack-plain")))
-    assert names[:8] == [
-        "source", "line", "status", "solution", "agree", "matches_stated", "disagreements", "error"
+    assert names[:9] == [
+        "source", "line", "puzzle", "status", "solution", "agree", "matches_stated",
+        "disagreements", "error",
     ]  # fmt: skip
-    assert names[8:11] == ["sat_status", "sat_seconds", "sat_solutions"]
+    assert names[9:12] == ["sat_status", "sat_seconds", "sat_solutions"]
     assert "sat_conflicts" in names and "backtrack_plain_tries" in names
-    assert kind_of("x.PARQUET") == "parquet" and kind_of("x.jsonl") == "jsonl"
+    assert table_format("x.PARQUET") == "parquet" and table_format("x.jsonl") == "jsonl"
 
 
 def test_slices_cover_every_line_once(tmp_path: Path) -> None:
@@ -77,16 +78,28 @@ def test_a_spool_of_another_run_is_refused_and_half_written_parts_are_ignored(
     file, plan = cut(path, 4), Plan(("sat",))
     run = describe(file) | {"plan": "sat"}
     spool = Spool(tmp_path / "o.parquet", run, plan.backends, resume=False)
-    first = next(run_table(file, plan, spool, Inline(), window=1))
-    assert first[0] == 0 and spool.done() == {0}
     (spool.dir / "00000001.parquet.tmp").write_bytes(b"half a part")
-    assert spool.done() == {0}
+    assert spool.done() == set()
     with pytest.raises(UsageError, match="--resume"):
         Spool(tmp_path / "o.parquet", run, plan.backends, resume=False)
     with pytest.raises(UsageError, match="differs in plan"):
         Spool(tmp_path / "o.parquet", run | {"plan": "cpsat"}, plan.backends, resume=True)
-    resumed = Spool(tmp_path / "o.parquet", run, plan.backends, resume=True)
-    assert [index for index, _ in run_table(file, plan, resumed, Inline(), window=2)] == [1, 2]
-    whole = tmp_path / "whole.parquet"
-    check_to_file(str(path), str(whole), plan, slice_lines=4)
-    assert rows(tmp_path / "o.parquet") == rows(whole)
+    assert Spool(tmp_path / "o.parquet", run, plan.backends, resume=True).done() == set()
+
+
+def test_a_resumed_table_runs_only_the_missing_slices_and_equals_a_whole_run(
+    tmp_path: Path,
+) -> None:
+    path = write_puzzles(tmp_path / "p.txt", 10)
+    plan = Plan(("sat",))
+    whole, resumed = tmp_path / "whole.jsonl", tmp_path / "resumed.jsonl"
+    assert check_to_file(str(path), str(whole), plan, slice_lines=4).total == 10
+    file = cut(path, 4)
+    spool = Spool(
+        resumed, described(file, plan, Input(lambda: iter(()))), plan.backends, resume=False
+    )
+    part = Part(file.source, file.slices[1])
+    spool.put(1, columns_of(run_chunk(Chunk(1, check, plan, part=part)), plan.backends))
+    summary = check_to_file(str(path), str(resumed), plan, slice_lines=4, resume=True)
+    assert summary.total == 10 and summary.statuses["unique"] + summary.statuses["multiple"] == 10
+    assert rows(resumed) == rows(whole)

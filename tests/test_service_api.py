@@ -167,6 +167,13 @@ def test_bad_puzzle_gets_the_cli_message_and_location(api: httpx.Client) -> None
         ({"puzzle": ""}, "no puzzle found"),
         ({"puzzle": "kind: kenken\nsize: 4\ncages:\n9* r1c1 r1c2"}, ""),
         ({"puzzle": 12}, "puzzle"),
+        ({"puzzle": TUTORIAL, "backend": ["sat"]}, "backend: Extra inputs are not permitted"),
+        ({"puzzle": TUTORIAL, "explain": True}, "explain: Extra inputs are not permitted"),
+        ({"puzzle": TUTORIAL, "limit": True}, "limit: Input should be a valid integer"),
+        ({"puzzle": TUTORIAL, "limit": "2"}, "limit: Input should be a valid integer"),
+        ({"puzzle": TUTORIAL, "limit": 2.5}, "limit: Input should be a valid integer"),
+        ({"puzzle": TUTORIAL, "time_limit": "2"}, "time_limit: Input should be a valid number"),
+        ({"puzzle": TUTORIAL, "backends": ["sat"] * 40}, "backends: List should have at most"),
         ({}, "puzzle"),
         ([], ""),
     ],
@@ -175,6 +182,13 @@ def test_bad_requests_are_422_with_a_reason(api: httpx.Client, body: object, say
     answer = api.post("/v1/check", json=body)
     assert answer.status_code == 422, answer.text
     assert says in answer.json()["error"]
+
+
+def test_a_repeated_back_end_runs_once(api: httpx.Client) -> None:
+    body = {"puzzle": TUTORIAL, "backends": ["sat", "backtrack", "sat", "sat"]}
+    record = api.post("/v1/check", json=body).json()
+    assert list(record["backends"]) == ["sat", "backtrack"]
+    assert record["status"] == "unique"
 
 
 @pytest.mark.parametrize(
@@ -229,6 +243,19 @@ def test_the_page_fetches_nothing_from_elsewhere(api: httpx.Client) -> None:
         assert answer.status_code == 200
         assert not re.search(r"""(src|href|url)\s*[=(]\s*["']?(https?:)?//""", answer.text)
     assert '<table id="entry"' in api.get("/").text
+
+
+def test_docs_need_no_internet(api: httpx.Client) -> None:
+    docs = api.get("/docs")
+    assert docs.status_code == 200
+    scripts = re.findall(r"""(?:src|href)\s*=\s*["']([^"']+)""", docs.text)
+    assert scripts, docs.text
+    for address in scripts:
+        assert not re.match(r"(https?:)?//", address), address  # nothing from a CDN
+        fetched = api.get(address)
+        assert fetched.status_code == 200, address
+        assert len(fetched.content) > 1000  # the real Swagger UI files
+    assert "SwaggerUIBundle" in docs.text
 
 
 def test_full_queue_is_503_with_retry_after(inprocess: TestClient) -> None:

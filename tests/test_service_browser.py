@@ -121,6 +121,48 @@ def test_upload_a_200_puzzle_file_and_wait_for_the_job(
     page.wait_for_selector('#job-state[data-state="done"]', timeout=WAIT_MS)
     assert page.inner_text("#job-state").startswith("done: 200 / 200 puzzles")
     assert page.inner_text("#job-counts") == "unique 200"
-    assert page.locator("#job-table tbody tr").count() == 200
+    rows = page.locator("#job-table tbody tr")
+    assert rows.count() == 25  # one page of the table
+    assert page.inner_text("#job-page") == "page 1 of 8 (25 rows a page)"
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.click("#job-next")
+    page.wait_for_function(
+        "document.querySelector('#job-table tbody td').textContent === '26'", timeout=WAIT_MS
+    )
+    assert rows.count() == 25
+    assert page.inner_text("#job-page") == "page 2 of 8 (25 rows a page)"
+    assert page.evaluate("document.documentElement.scrollHeight") == height  # paged, not grown
+    page.click("#job-prev")
+    page.wait_for_function(
+        "document.querySelector('#job-table tbody td').textContent === '1'", timeout=WAIT_MS
+    )
     assert (page.get_attribute("#job-download", "href") or "").endswith("/results")
     page.screenshot(path=str(SHOTS / "service-job.png"))
+
+
+def test_workbench_view_marks_differences_candidates_and_the_core(page: Page) -> None:
+    multiple = "8.........95.......76.........426798...571243...893165......916....3.487....1.532"
+    page.wait_for_selector("#backend-sat", timeout=WAIT_MS)
+    page.click("#tab-text")
+    page.fill("#text", multiple)
+    page.click("#workbench")
+    page.wait_for_selector("#workbench-notes .suggestion", timeout=WAIT_MS)
+    assert page.inner_text("#verdict").startswith("Multiple: at least 2 solutions")
+    assert page.locator("#drawings figure").count() == 4  # puzzle, two solutions, candidates
+    assert page.locator("#drawings figure").nth(1).locator("td.differ").count() == 4
+    candidates = page.locator("#drawings figure").nth(3)
+    assert candidates.locator(".candidate").count() > 81
+    assert candidates.locator("td.suggested").count() >= 1
+    assert "the cross-check says unique" in page.inner_text("#workbench-notes .suggestion")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "service-workbench-multiple.png"), full_page=True)
+    hidden_none = (
+        "8..6......95.......76.........426798...571243...893165......916....3.487....1.532"
+    )
+    page.fill("#text", hidden_none)
+    page.click("#workbench")
+    page.wait_for_selector("#workbench-notes .core", timeout=WAIT_MS)
+    assert "cannot all hold" in page.inner_text("#workbench-notes .core")
+    assert page.locator("#drawings figure").first.locator("td.core").count() > 0
+    page.screenshot(path=str(SHOTS / "service-workbench-none.png"), full_page=True)
+    page.click("#tab-grid")

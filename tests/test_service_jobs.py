@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +78,8 @@ def test_a_job_gives_the_lines_of_check_json_in_input_order(client: TestClient, 
     listed = client.get("/v1/jobs").json()["jobs"]
     assert job_id in [job["id"] for job in listed]
     assert client.get(f"/v1/jobs/{job_id}/results", params={"start": 150}).text.count("\n") == 4
+    page = client.get(f"/v1/jobs/{job_id}/results", params={"start": 25, "count": 25}).text
+    assert [json.loads(line)["line"] for line in page.splitlines()] == list(range(26, 51))
     assert client.delete(f"/v1/jobs/{job_id}").status_code == 409
 
 
@@ -121,6 +125,8 @@ def test_cancel_keeps_what_is_done(client: TestClient, data: Path) -> None:
         (b"\xff\xfe", {}, 422, "not a UTF-8 text file"),
         ("1" * 16 + "\n", {"backends": "nope"}, 422, "unknown back end 'nope'"),
         ("1" * 16 + "\n", {"limit": "many"}, 422, "limit"),
+        ("1" * 16 + "\n", {"limit": "true"}, 422, "limit: Input should be a valid integer"),
+        ("1" * 16 + "\n", {"backend": "sat"}, 422, "backend: Extra inputs are not permitted"),
         ("1" * 16 + "\n", {"format": "kuso"}, 422, "unknown format 'kuso'"),
         ("." * 16 + "\n" * 1 + "." * 16 + "\n", {"time_limit": "99"}, 422, "--max-time-limit"),
         (("." * 16 + "\n") * 4001, {}, 413, "4,001 puzzles"),
@@ -186,6 +192,52 @@ def test_sigkill_mid_job_then_restart_loses_and_repeats_nothing(tmp_path: Path, 
     expected = cli_records(text, "--backend", "sat")
     assert [r["solution"] for r in got] == [r["solution"] for r in expected]
     assert {r["status"] for r in got} == {"unique"}
+
+
+#: Slow for the tutorial backtracker: it holds a worker until the time limit.
+AGAINST_BRUTE_FORCE = (
+    "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
+)
+
+
+def test_sigterm_with_busy_workers_stops_within_5_s_then_the_job_resumes(
+    tmp_path: Path, data: Path
+) -> None:
+    text = royle(600)
+    db = tmp_path / "jobs.sqlite3"
+    with served(db, 1) as (url, process), httpx.Client(base_url=url, timeout=60) as http:
+        job_id = start(http, text, backends="sat")
+        before = wait_job(http, job_id, lambda s: s["done"] >= 32)
+        slow = {"puzzle": AGAINST_BRUTE_FORCE, "backends": ["backtrack-plain"], "time_limit": 10}
+        holder = threading.Thread(target=_post_ignoring_errors, args=(url, slow), daemon=True)
+        holder.start()
+        deadline = time.monotonic() + PATIENCE
+        while http.get("/healthz").json()["admitted"] < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the worker takes the request ahead of the next job chunk
+        asked = time.monotonic()
+        os.kill(process.pid, signal.SIGTERM)
+        process.wait(PATIENCE)
+        took = time.monotonic() - asked
+        left = _children_of_session(process.pid)
+        while left and time.monotonic() < asked + 5:  # e.g. multiprocessing's resource tracker
+            time.sleep(0.1)
+            left = _children_of_session(process.pid)
+        holder.join(PATIENCE)
+    assert took < 5, f"SIGTERM took {took:.1f} s"
+    assert not left, f"processes outlived the server by 5 s: {left}"
+    with served(db, 1) as (url, _), httpx.Client(base_url=url, timeout=60) as http:
+        assert http.get(f"/v1/jobs/{job_id}").json()["done"] >= before["done"]
+        final = wait_job(http, job_id)
+        got = results(http, job_id)
+    assert final["state"] == "done"
+    assert [r["line"] for r in got] == list(range(1, 601))  # nothing lost, nothing repeated
+    assert {r["status"] for r in got} == {"unique"}
+
+
+def _post_ignoring_errors(url: str, body: dict[str, Any]) -> None:
+    with suppress(httpx.HTTPError):
+        httpx.post(f"{url}/v1/check", json=body, timeout=PATIENCE)
 
 
 def _children_of_session(session: int) -> list[int]:

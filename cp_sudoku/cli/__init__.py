@@ -21,6 +21,8 @@ COMMANDS: dict[str, str] = {
     "solve": "cp_sudoku.cli.solve:solve",
     "check": "cp_sudoku.cli.check:check",
     "count": "cp_sudoku.cli.count:count",
+    "candidates": "cp_sudoku.cli.candidates:candidates",
+    "suggest": "cp_sudoku.cli.suggest:suggest_command",
     "compare": "cp_sudoku.cli.compare:compare",
     "export": "cp_sudoku.cli.export:export",
     "bench": "cp_sudoku.cli.bench:bench",

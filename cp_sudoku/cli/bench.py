@@ -60,11 +60,12 @@ def bench(
     """
     console = Console(stderr=True)
     shown: list[Record] = []
-    exits.TALLY.noun = "measurement"
+    tally = exits.tally()
+    tally.noun = "measurement"
 
     def progress(record: Record) -> None:
         shown.append(record)
-        exits.TALLY.done += 1
+        tally.done += 1
         console.print(
             f"bench: {record.dataset} / {record.backend}: {record.puzzles:,} puzzles, "
             f"{record.per_second:,.0f}/s"

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
-from collections import Counter
 from typing import Any
 
 import click
@@ -13,15 +11,20 @@ from click.core import ParameterSource
 from rich.console import Console
 
 from cp_sudoku.cli import exits, inputs
+from cp_sudoku.cli.explained import explained, two_solutions, why_lines, with_core
 from cp_sudoku.cli.options import Reading, Solving, jobs_option, reading_options, solving_options
 from cp_sudoku.cli.progress import Emit, streams
-from cp_sudoku.cli.report import ms, problems
-from cp_sudoku.cli.runs import outcomes
-from cp_sudoku.cli.to_file import check_table, table_options
+from cp_sudoku.cli.report import ms, plural, problems
+from cp_sudoku.cli.to_file import table_options
 from cp_sudoku.display import error_record, verdict_record
 from cp_sudoku.io import Entry, grid_string
-from cp_sudoku.run import Checked, Outcome
-from cp_sudoku.run import check as check_work
+from cp_sudoku.model import cell_name
+from cp_sudoku.run import Checked, Outcome, Summary
+from cp_sudoku.run.batch import Input, check_run
+from cp_sudoku.run.cluster import parse_cluster
+from cp_sudoku.run.summary import STATUSES
+from cp_sudoku.workbench.core import why_none
+from cp_sudoku.workbench.differ import count_words, verdict_differences
 
 
 @click.command()
@@ -29,6 +32,11 @@ from cp_sudoku.run import check as check_work
 @solving_options(limit=2)
 @reading_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle (JSON lines).")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="For multiple: two solutions side by side; for none: the core and the deduction steps.",
+)
 @jobs_option
 @table_options
 def check(
@@ -36,6 +44,7 @@ def check(
     solving: Solving,
     reading: Reading,
     as_json: bool,
+    explain: bool,
     jobs: int,
     **table: Any,
 ) -> None:
@@ -52,31 +61,50 @@ def check(
       cp-sudoku check models/sudoku-9x9-tutorial.txt
       cp-sudoku check ......122..4.4..
       cp-sudoku check puzzles.csv --json --jobs 2 | jq .status
+      cp-sudoku check 12.......3.4..4. --explain
       cp-sudoku check big.csv --output big.parquet --cluster local:2 --resume
     """
     plan = solving.plan()
-    if table["output"] or table["resume"] or table["cluster"]:
-        sys.exit(check_table(puzzle_or_file, reading, plan, jobs=jobs, **table))
+    if table["cluster"] is not None:
+        jobs = parse_cluster(table["cluster"]).workers or jobs
     asked = click.get_current_context().get_parameter_source("jobs") != ParameterSource.DEFAULT
     console = Console(stderr=True, highlight=False)
+    tally = exits.tally()
+    tally.total = lambda: inputs.total(puzzle_or_file, reading)
     summary = Summary()
-    total = inputs.total(puzzle_or_file, reading) if console.is_terminal else None
+    source = Input(
+        lambda: inputs.entries(puzzle_or_file, reading),
+        inputs.path_of(puzzle_or_file),
+        reading.box,
+        reading.alphabet,
+        reading.format,
+    )
     with (
-        streams(console, total) as io,
-        outcomes(
-            puzzle_or_file, reading, check_work, plan, jobs=jobs, note=io.err if asked else None
+        streams(console, tally.total) as io,
+        check_run(
+            source,
+            plan,
+            summary,
+            jobs=jobs,
+            cluster=table["cluster"],
+            output=table["output"],
+            resume=table["resume"],
+            lines=table["slice_lines"],
+            note=io.err if asked else lambda text: None,
         ) as found,
     ):
+        io.advance(summary.total)  # the rows of an earlier run, when resumed
+        tally.done = summary.total
         for outcome in found:
-            exits.finish(io.out, _line(outcome, as_json, io.err))
-            summary.add(outcome)
-            io.advance()
-    summary.print(console, jobs)
+            tally.finish(io.out, _line(outcome, as_json, io.err, explain))
+            io.advance(1)
+    print_summary(console, summary, table["cluster"] or f"--jobs {jobs}", table["output"])
     sys.exit(summary.code)
 
 
-def _line(outcome: Outcome[Checked], as_json: bool, err: Emit) -> str:
-    """The stdout line of one puzzle; its diagnostics go to ``err``."""
+def _line(outcome: Outcome[Checked], as_json: bool, err: Emit, explain: bool = False) -> str:
+    """The stdout line of one puzzle (with ``explain``, the lines that follow it); its
+    diagnostics go to ``err``."""
     entry, checked = outcome.entry, outcome.value
     if checked is None:
         err(f"cp-sudoku: error: {entry.error}")
@@ -84,9 +112,17 @@ def _line(outcome: Outcome[Checked], as_json: bool, err: Emit) -> str:
         return json.dumps(error_record(entry)) if as_json else f"{entry.label}  invalid"
     for line in problems(entry.label, checked.verdict, checked.mismatch):
         err(line)
+    verdict, puzzle = checked.verdict, entry.puzzle
+    core = why_none(puzzle) if explain and puzzle and explained(verdict) else None
     if as_json:
-        return json.dumps(verdict_record(entry, checked.verdict, checked.mismatch))
-    return text_line(entry, checked)
+        record = verdict_record(entry, verdict, checked.mismatch)
+        return json.dumps(with_core(record, core) if core else record)
+    line = text_line(entry, checked)
+    if explain and puzzle and len(verdict.solutions) >= 2 and verdict.status != "unique":
+        line += "\n" + two_solutions(puzzle, verdict)
+    if core:
+        line += "\n" + "\n".join(why_lines(core))
+    return line
 
 
 def text_line(entry: Entry, checked: Checked) -> str:
@@ -97,6 +133,13 @@ def text_line(entry: Entry, checked: Checked) -> str:
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
     solution = grid_string(verdict.solution, alphabet) if verdict.solution else "-"
     line = f"{entry.label}  {verdict.status:<8}  {solution}  {times}"
+    if verdict.status == "multiple":
+        line += f"  {count_words(verdict)}"
+        differ = verdict_differences(entry.puzzle, verdict) if entry.puzzle else []
+        if differ:
+            line += "  differ: " + " ".join(
+                f"{cell_name(d.cell)}={d.values[0]}|{d.values[1]}" for d in differ
+            )
     if verdict.reason:
         line += f"  reason: {verdict.reason}"
     for name in verdict.declined:
@@ -106,60 +149,38 @@ def text_line(entry: Entry, checked: Checked) -> str:
     return line
 
 
-class Summary:
-    """Counts by status and time per back end over a run, and the exit code."""
+def print_summary(console: Console, summary: Summary, where: str, output: str | None) -> None:
+    """The run's table by status (and, over several puzzles, the time per back end) and
+    its rate, on ``console``."""
+    from rich.table import Table
 
-    def __init__(self) -> None:
-        self.statuses: Counter[str] = Counter()
-        self.seconds: dict[str, float] = {}
-        self.slowest: dict[str, float] = {}
-        self.mismatches = 0
-        self.disagreements = 0
-        self.code = exits.OK
-        self.start = time.perf_counter()
-
-    def add(self, outcome: Outcome[Checked]) -> None:
-        """Count one outcome."""
-        if outcome.value is None:
-            self.statuses["invalid"] += 1
-            self.code = max(self.code, exits.BAD_INPUT)
-            return
-        verdict, mismatch = outcome.value.verdict, outcome.value.mismatch
-        self.statuses[verdict.status] += 1
-        self.disagreements += not verdict.agree
-        self.mismatches += mismatch is not None
-        for name, result in verdict.results.items():
-            self.seconds[name] = self.seconds.get(name, 0.0) + result.seconds
-            self.slowest[name] = max(self.slowest.get(name, 0.0), result.seconds)
-        self.code = max(self.code, exits.of_verdict(verdict, mismatch))
-
-    def print(self, console: Console, jobs: int) -> None:
-        """The tables by status and by back end, and the rate, on ``console``."""
-        from rich.table import Table
-
-        wall = time.perf_counter() - self.start
-        total = sum(self.statuses.values())
-        checked = total - self.statuses["invalid"]
-        table = Table(title="Summary", title_justify="left")
-        table.add_column("status")
-        table.add_column("puzzles", justify="right")
-        for status in ("unique", "multiple", "none", "unknown", "invalid"):
-            if self.statuses[status]:
-                table.add_row(status, f"{self.statuses[status]:,}")
-        if self.disagreements:
-            table.add_row("of which disagreements", f"{self.disagreements:,}")
-        if self.mismatches:
-            table.add_row("stated solution contradicted", f"{self.mismatches:,}")
-        table.add_row("total", f"{total:,}", end_section=True)
+    total = summary.total
+    checked = total - summary.statuses["invalid"]
+    table = Table(title="Summary", title_justify="left")
+    table.add_column("status")
+    table.add_column("puzzles", justify="right")
+    for status in STATUSES:
+        if summary.statuses[status]:
+            table.add_row(status, f"{summary.statuses[status]:,}")
+    if summary.disagreements:
+        table.add_row("of which disagreements", f"{summary.disagreements:,}")
+    if summary.mismatches:
+        table.add_row("stated solution contradicted", f"{summary.mismatches:,}")
+    table.add_row("total", f"{total:,}", end_section=True)
+    console.print(table)
+    if checked > 1 and summary.seconds:  # one puzzle's times are on its line
         times = Table(title="Time per back end", title_justify="left")
         for heading in ("back end", "total s", "mean ms", "max ms"):
             times.add_column(heading, justify="left" if heading == "back end" else "right")
-        for name, seconds in self.seconds.items():
-            mean = seconds / checked * 1000 if checked else 0.0
+        for name, seconds in summary.seconds.items():
             times.add_row(
-                name, f"{seconds:,.2f}", f"{mean:,.2f}", f"{self.slowest[name] * 1000:,.1f}"
+                name,
+                f"{seconds:,.2f}",
+                f"{seconds / checked * 1000:,.2f}",
+                f"{summary.slowest[name] * 1000:,.1f}",
             )
-        console.print(table)
         console.print(times)
-        rate = f" ({total / wall:,.1f} puzzles/s)" if wall > 0 else ""
-        console.print(f"{total:,} puzzles in {wall:,.2f} s{rate}, --jobs {jobs}")
+    wall = summary.wall
+    rate = f" ({total / wall:,.1f} puzzles/s)" if wall > 0 else ""
+    to = f" to {output}" if output else ""
+    console.print(f"{plural(total, 'puzzle')} in {wall:,.2f} s{rate}, {where}{to}")

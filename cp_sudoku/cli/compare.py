@@ -15,7 +15,7 @@ from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_opt
 from cp_sudoku.cli.report import ms, problems
 from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.display import format_stats
-from cp_sudoku.run import check
+from cp_sudoku.run import check, of_verdict
 
 
 @click.command()
@@ -48,8 +48,8 @@ def compare(puzzle_or_file: str, solving: Solving, reading: Reading) -> None:
                 rows[name].add(result)
             for line in problems(outcome.entry.label, checked.verdict, checked.mismatch):
                 click.echo(line, err=True)
-            exits.TALLY.done += 1
-            code = max(code, exits.of_verdict(checked.verdict, checked.mismatch))
+            exits.tally().done += 1
+            code = max(code, of_verdict(checked.verdict, checked.mismatch))
     title = puzzle_or_file if len(puzzle_or_file) < 60 else "the puzzle"
     table = Table(title=f"Back ends on {title}", title_justify="left")
     for heading in ("back end", "status", "time", "effort", "encoding"):

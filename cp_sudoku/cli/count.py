@@ -13,7 +13,7 @@ from cp_sudoku.cli.report import stopped
 from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.crosscheck import Count
 from cp_sudoku.display import count_record
-from cp_sudoku.run import count_solutions
+from cp_sudoku.run import count_solutions, of_status
 
 
 @click.command()
@@ -36,6 +36,7 @@ def count(puzzle: str, solving: Solving, reading: Reading, as_json: bool) -> Non
       cp-sudoku count ................ --limit 1000 --backend sat
     """
     plan = solving.plan()
+    tally = exits.tally()
     code = exits.OK
     with outcomes(puzzle, reading, count_solutions, plan) as found:
         for outcome in found:
@@ -45,10 +46,10 @@ def count(puzzle: str, solving: Solving, reading: Reading, as_json: bool) -> Non
                 code = max(code, exits.BAD_INPUT)
                 continue
             if as_json:
-                exits.finish(click.echo, json.dumps(count_record(entry, counted, plan.limit)))
+                tally.finish(click.echo, json.dumps(count_record(entry, counted, plan.limit)))
             else:
                 label = "" if entry.source == "<argument>" else f"{entry.label}: "
-                exits.finish(click.echo, label + sentence(counted, plan.limit))
+                tally.finish(click.echo, label + sentence(counted, plan.limit))
             if counted.disagreement:
                 click.echo(
                     f"cp-sudoku: DISAGREEMENT at {entry.label}: {counted.disagreement}", err=True
@@ -82,5 +83,5 @@ def _code(counted: Count) -> int:
     if counted.disagreement:
         return exits.UNKNOWN
     if counted.exact:
-        return exits.of_status({0: "none", 1: "unique"}.get(counted.value, "multiple"))
+        return of_status({0: "none", 1: "unique"}.get(counted.value, "multiple"))
     return exits.NOT_UNIQUE if counted.value >= 2 else exits.UNKNOWN

@@ -6,14 +6,19 @@ code meaning
 0    every puzzle is unique
 1    some puzzle has no solution or several
 2    bad input or usage (one line on stderr; in a file, the other puzzles still run)
-3    ``unknown`` (a limit stopped the search), back ends that disagree, a verdict
-     that contradicts a stated solution, or an internal error (a bug: the
-     message asks for a report; ``CP_SUDOKU_DEBUG=1`` shows the traceback)
+3    ``unknown`` (a limit stopped the search), back ends that disagree, or a
+     verdict that contradicts a stated solution
+70   an internal error (a bug: one line asks for a report; ``CP_SUDOKU_DEBUG=1``
+     shows the traceback)
 130  interrupted (Ctrl-C): one line on stderr says how far the run got
 141  the reader of the output went away (``| head``), as if stopped by SIGPIPE
 ==== ==========================================================================
 
-When several apply, the highest wins.
+When several apply, the highest wins.  The codes of verdicts (0 to 3) come
+from the run summary, :mod:`cp_sudoku.run.summary`, the one place that maps
+verdicts to codes.  The :class:`Tally` of the running command is made by the
+command group (:mod:`cp_sudoku.cli.group`) and handed to the interrupt
+handler; a command takes it with :func:`tally`.
 """
 
 from __future__ import annotations
@@ -30,31 +35,17 @@ from typing import NoReturn
 
 import click
 
-from cp_sudoku.backends.base import Status
-from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.model import CpSudokuError
+from cp_sudoku.run.summary import BAD_INPUT, NOT_UNIQUE, OK, UNKNOWN
 
-OK, NOT_UNIQUE, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
+__all__ = ["BAD_INPUT", "INTERNAL", "INTERRUPTED", "NOT_UNIQUE", "OK", "UNKNOWN", "Tally"]
+
 #: A bug, not a verdict: sysexits' EX_SOFTWARE, apart from every verdict and input code.
 INTERNAL = 70
 INTERRUPTED = 128 + signal.SIGINT
 BROKEN_PIPE = 128 + signal.SIGPIPE
-_OF_STATUS: dict[str, int] = {"unique": OK, "multiple": NOT_UNIQUE, "none": NOT_UNIQUE}
 #: Where to report an internal error.
 REPORT = "please report it with the command that caused it"
-
-
-def of_status(status: Status | str) -> int:
-    """The exit code of one puzzle's status (``unknown``: 3)."""
-    return _OF_STATUS.get(status, UNKNOWN)
-
-
-def of_verdict(verdict: Verdict, mismatch: str | None = None) -> int:
-    """The exit code of one verdict: 3 when back ends disagree or a stated solution is
-    contradicted, else that of its status."""
-    if mismatch or not verdict.agree:
-        return UNKNOWN
-    return of_status(verdict.status)
 
 
 @dataclass
@@ -71,13 +62,6 @@ class Tally:
     writing: bool = False
     pending: bool = False
 
-    def reset(self) -> None:
-        """Nothing done yet, total not known."""
-        self.done = 0
-        self.total = lambda: None
-        self.noun = "puzzle"
-        self.writing = self.pending = False
-
     def describe(self) -> str:
         """``interrupted after 1,736 of 5,000 puzzles`` (or without the total)."""
         try:
@@ -88,27 +72,30 @@ class Tally:
         of = f" of {total:,}" if total is not None else ""
         return f"interrupted after {self.done:,}{of} {noun}"
 
+    def finish(self, emit: Callable[[str], None], text: str) -> None:
+        """Write one puzzle's output and count it, as one step an interrupt cannot split:
+        a Ctrl-C meanwhile (see :func:`interrupts_held`) is raised once both are done, so
+        the tally always equals the output written."""
+        self.writing = True
+        try:
+            emit(text)
+            self.done += 1
+        finally:
+            self.writing = False
+        if self.pending:
+            raise KeyboardInterrupt
 
-#: The running command's tally (one command runs per process).
-TALLY = Tally()
 
-
-def finish(emit: Callable[[str], None], text: str) -> None:
-    """Write one puzzle's output and count it, as one step an interrupt cannot split:
-    a Ctrl-C meanwhile (see :func:`interrupts_held`) is raised once both are done, so the
-    tally always equals the output written."""
-    TALLY.writing = True
-    try:
-        emit(text)
-        TALLY.done += 1
-    finally:
-        TALLY.writing = False
-    if TALLY.pending:
-        raise KeyboardInterrupt
+def tally() -> Tally:
+    """The running command's tally (made by the command group for each command)."""
+    found = click.get_current_context().find_object(Tally)
+    if found is None:  # a command invoked outside the group (tests)
+        found = click.get_current_context().ensure_object(Tally)
+    return found
 
 
 @contextlib.contextmanager
-def interrupts_held() -> Iterator[None]:
+def interrupts_held(tally: Tally) -> Iterator[None]:
     """SIGINT routed through a handler that waits for :func:`finish` to end its step
     and takes only the first Ctrl-C (a second one cannot cut the clean-up short); the
     handler before is put back on leaving.
@@ -121,10 +108,10 @@ def interrupts_held() -> Iterator[None]:
         return
 
     def on_sigint(_signum: int, _frame: object) -> None:
-        if TALLY.pending:  # already on its way out
+        if tally.pending:  # already on its way out
             return
-        TALLY.pending = True
-        if not TALLY.writing:
+        tally.pending = True
+        if not tally.writing:
             raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGINT, on_sigint)
@@ -140,7 +127,7 @@ def fail(message: str) -> NoReturn:
     sys.exit(BAD_INPUT)
 
 
-def interrupted() -> NoReturn:
+def interrupted(tally: Tally) -> NoReturn:
     """Ctrl-C: say how far the run got, flush what was written, exit 130 at once.
 
     Worker processes have already been ended by the solve loop.  The
@@ -152,7 +139,7 @@ def interrupted() -> NoReturn:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
-    click.echo(f"cp-sudoku: {TALLY.describe()}", err=True)
+    click.echo(f"cp-sudoku: {tally.describe()}", err=True)
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
     os._exit(INTERRUPTED)
@@ -177,14 +164,16 @@ def internal(error: BaseException) -> NoReturn:
     sys.exit(INTERNAL)
 
 
-def handle(error: BaseException) -> NoReturn:
-    """Exit as this module's table says for ``error`` raised by a command.
+def handle(error: BaseException, tally: Tally | None = None) -> NoReturn:
+    """Exit as this module's table says for ``error`` raised by a command (``tally``:
+    how far it got).
 
     Once a Ctrl-C has come, whatever it broke (a C extension's import turns the
     interrupt into an ImportError) ends as the interrupt it is.
     """
-    if isinstance(error, KeyboardInterrupt | click.Abort) or TALLY.pending:
-        interrupted()
+    tally = tally or Tally()
+    if isinstance(error, KeyboardInterrupt | click.Abort) or tally.pending:
+        interrupted(tally)
     if isinstance(error, BrokenPipeError):
         broken_pipe()
     if isinstance(error, click.ClickException):

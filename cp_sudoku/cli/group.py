@@ -34,24 +34,24 @@ class Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; every error it raises ends as :mod:`cp_sudoku.cli.exits` says."""
+        tally = ctx.ensure_object(exits.Tally)
         try:
-            with exits.interrupts_held():
+            with exits.interrupts_held(tally):
                 return super().invoke(ctx)
         except (SystemExit, click.exceptions.Exit):
             raise
         except BaseException as error:
-            exits.handle(error)
+            exits.handle(error, tally)
 
     def main(  # type: ignore[override]
         self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any
     ) -> Any:
         """Parse and run a command, then exit with its code (see :mod:`cp_sudoku.cli.exits`)."""
-        exits.TALLY.reset()
         extra.pop("standalone_mode", None)
         try:
             code = super().main(args, prog_name, standalone_mode=False, **extra)
         except click.ClickException as error:  # the group's own arguments
             exits.fail(error.format_message())
         except click.Abort:
-            exits.interrupted()
+            exits.interrupted(exits.Tally())
         raise SystemExit(code if isinstance(code, int) else exits.OK)

@@ -66,3 +66,8 @@ def total(target: str | None, reading: Reading) -> int | None:
         with open(path, encoding="utf-8-sig", errors="replace") as handle:
             format_ = detect_format(list(islice(handle, HEAD_LINES)), target)
     return count_entries(path, format_)
+
+
+def path_of(target: str | None) -> str | None:
+    """``target`` when it names a file (which a worker can read by itself), else None."""
+    return target if target is not None and target != "-" and _is(target, Path.is_file) else None

@@ -82,8 +82,7 @@ class Solving:
             self.limit,
             self.time_limit,
         )
-        for backend in plan.build():  # an option a back end rejects fails here, once
-            backend.close()
+        plan.built()  # an option a back end rejects fails here, once (the workers reuse them)
         return plan
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 
 from cp_sudoku.backends import Result
 from cp_sudoku.crosscheck import Verdict
+from cp_sudoku.workbench.differ import count_words
 
 
 def ms(seconds: float) -> str:
@@ -29,7 +30,7 @@ def status_sentence(verdict: Verdict) -> str:
     if verdict.status == "unique":
         return "Unique: exactly one solution."
     if verdict.status == "multiple":
-        return f"Multiple: at least {found} solutions; one is shown."
+        return f"Multiple: {count_words(verdict)}; two are shown, differing cells in []."
     if verdict.status == "none":
         return "None: the puzzle has no solution" + (
             f": {verdict.reason}." if verdict.reason else "."
@@ -45,3 +46,8 @@ def problems(label: str, verdict: Verdict, mismatch: str | None) -> Iterator[str
         yield f"cp-sudoku: DISAGREEMENT at {label}: {problem}"
     if mismatch:
         yield f"cp-sudoku: MISMATCH at {label}: {mismatch}"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 puzzle``, ``2,000 puzzles``."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"

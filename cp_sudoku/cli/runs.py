@@ -10,7 +10,9 @@ from cp_sudoku.cli import exits, inputs
 from cp_sudoku.cli.options import Reading
 from cp_sudoku.cli.progress import Emit
 from cp_sudoku.io.entry import Entry
-from cp_sudoku.run import Executor, InProcess, Outcome, Plan, Work, choose, run
+from cp_sudoku.run import Outcome, Plan, Work, run
+from cp_sudoku.run.cluster import executor
+from cp_sudoku.run.loop import capped
 
 T = TypeVar("T")
 
@@ -31,18 +33,19 @@ def outcomes(
     ``jobs`` > 1 runs a process pool, capped at the cores and the puzzles (the
     cap is said through ``note``).  Leaving the block, early or by an
     interrupt, ends the workers.  The caller counts each finished puzzle in
-    :data:`cp_sudoku.cli.exits.TALLY`.
+    the command's tally (:func:`cp_sudoku.cli.exits.tally`).
     """
     if isinstance(source, str | None):
         target = source
-        exits.TALLY.total = lambda: inputs.total(target, reading)
+        exits.tally().total = lambda: inputs.total(target, reading)
         entries: Iterable[Entry] = inputs.entries(target, reading)
     else:
         entries = source
-    executor: Executor = InProcess()
+    count = 1
     if jobs > 1:
-        entries, executor, workers = choose(entries, jobs)
+        entries, workers = capped(entries, jobs)
+        count = workers.count
         if workers.note and note is not None:
             note(f"cp-sudoku: {workers.note}")
-    with closing(run(entries, work, plan, executor)) as found:
+    with executor(count) as running, closing(run(entries, work, plan, running)) as found:
         yield found

@@ -7,6 +7,7 @@ import sys
 import click
 
 from cp_sudoku.cli import exits, prompt
+from cp_sudoku.cli.explained import explained, two_solutions, why_lines
 from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_options
 from cp_sudoku.cli.report import ms, problems, status_sentence
 from cp_sudoku.cli.runs import outcomes
@@ -14,7 +15,8 @@ from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.display import format_stats, side_by_side
 from cp_sudoku.io import Entry, read_text
 from cp_sudoku.model import Puzzle
-from cp_sudoku.run import check
+from cp_sudoku.run import check, of_verdict
+from cp_sudoku.workbench.core import why_none
 
 #: The built-in example: the Wikipedia "Sudoku" article's puzzle, the first
 #: example of the classic backtracking tutorial (4,208 tries in ``backtrack-plain``).
@@ -57,8 +59,8 @@ def solve(puzzle: str | None, example: bool, solving: Solving, reading: Reading)
             for line in problems(entry.label, checked.verdict, checked.mismatch):
                 click.echo(line, err=True)
             text = _text(entry, entry.puzzle, checked.verdict, checked.mismatch)
-            exits.finish(click.echo, ("\n" if number else "") + text)
-            code = max(code, exits.of_verdict(checked.verdict, checked.mismatch))
+            exits.tally().finish(click.echo, ("\n" if number else "") + text)
+            code = max(code, of_verdict(checked.verdict, checked.mismatch))
     sys.exit(code)
 
 
@@ -67,12 +69,16 @@ def _text(entry: Entry, puzzle: Puzzle, verdict: Verdict, mismatch: str | None) 
     lines = [] if entry.source in _UNLABELLED else [entry.label]
     if verdict.solution:
         lines.append(side_by_side(puzzle, verdict.solution))
+    elif len(verdict.solutions) >= 2:
+        lines.append(two_solutions(puzzle, verdict))
     elif verdict.solutions:
         lines.append(side_by_side(puzzle, verdict.solutions[0], headings=("Puzzle", "Solution 1")))
     else:
         lines.append(side_by_side(puzzle, None))
     lines.append("")
     lines.append(status_sentence(verdict))
+    if explained(verdict):
+        lines.extend(why_lines(why_none(puzzle)))
     if mismatch:
         lines.append(f"Stated solution contradicted: {mismatch}.")
     for name, result in verdict.results.items():

@@ -1,35 +1,39 @@
-"""Where the slices run: this process, a process pool, or a Dask cluster.
+"""The executor of a run: this process, a process pool (``--jobs``), or Dask (``--cluster``).
 
 ``--cluster local[:N]`` starts a Dask ``LocalCluster`` of N worker processes
 (default: all cores) of one thread each; ``--cluster tcp://HOST:8786``
 connects to a running Dask scheduler (``dask scheduler`` and ``dask worker
-tcp://HOST:8786 --nthreads 1`` on each machine; see docs/scale.md).  Each
-task is one slice of the input, read by the worker from the file itself by
-byte offsets (so every worker must see the input at the same path), and a
-worker process builds its back ends once
-(:func:`cp_sudoku.run.slices.built`).
+tcp://HOST:8786 --nthreads 1`` on each machine; see docs/scale.md).  A task
+is one chunk (:func:`cp_sudoku.run.chunks.run_chunk`): a slice of the input,
+read by the worker from the file itself by byte offsets (so every worker
+must see the input at the same path), or entries read here; a worker
+process builds its back ends once (:meth:`cp_sudoku.run.plan.Plan.built`).
 
 A worker that dies mid-slice loses nothing: the scheduler hands the slice to
 another worker (up to Dask's ``distributed.scheduler.allowed-failures``
 deaths per slice, 3 by default; past that the run stops with an error and
-``--resume`` continues it).  Dask comes with the ``cluster`` extra.
+``--resume`` continues it).  On a Ctrl-C the workers of a local cluster are
+killed at once; those of a remote one have their tasks cancelled.  Dask
+comes with the ``cluster`` extra.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
 import os
+import signal
 import uuid
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from cp_sudoku.model import UsageError
-from cp_sudoku.run.pool import cores, exit_with_parent
-from cp_sudoku.run.slices import Task, check_slice
-from cp_sudoku.run.table import Inline, Submitter
+from cp_sudoku.run.pool import Executor, InProcess, ProcessPool, cores, exit_with_parent
+
+A = TypeVar("A")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ def parse_cluster(spec: str) -> Cluster:
         return Cluster(workers=cores())
     if spec.startswith("local:"):
         count = spec.removeprefix("local:")
-        if not count.isdigit() or int(count) < 1:
+        if not (count.isascii() and count.isdigit()) or int(count) < 1:
             raise UsageError(f"--cluster local:N needs a number of workers >= 1, got {spec!r}")
         return Cluster(workers=int(count))
     if "://" in spec:
@@ -60,39 +64,71 @@ def parse_cluster(spec: str) -> Cluster:
     )
 
 
-@dataclass
-class Runner:
-    """An executor, how many tasks it runs at once, and how a task is sent to it."""
+class Dask:
+    """An :class:`~cp_sudoku.run.pool.Executor` over a Dask client.
 
-    executor: Submitter
-    workers: int
-    dask: bool = False
+    Each task is keyed by a fresh name (not hashed from its arguments, so
+    two equal chunks are two tasks).  ``pids``: the worker processes to kill
+    on an interrupt (those of a local cluster; none for a remote one).
+    """
 
-    def submit(self, executor: Submitter, task: Task) -> Any:
-        """Send one slice; a Dask task is keyed by its slice (not hashed from its arguments)."""
-        if self.dask:
-            key = f"check-slice-{task.part.index}-{uuid.uuid4().hex[:8]}"
-            return executor.submit(check_slice, task, key=key, pure=False)
-        return executor.submit(check_slice, task)
+    def __init__(self, client: Any, workers: int, pids: list[int]) -> None:
+        self.client = client
+        self.workers = workers
+        self.pids = pids
+        self._futures: list[Any] = []
+
+    def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
+        """Send ``fn(arg)`` to the cluster; a ``concurrent.futures`` future of its result."""
+        index = getattr(arg, "index", "")
+        key = f"cp-sudoku-{index}-{uuid.uuid4().hex[:8]}"
+        remote = self.client.submit(fn, arg, key=key, pure=False)
+        self._futures = [f for f in self._futures if not f.done()] + [remote]
+        future: Future[R] = Future()
+        future.set_running_or_notify_cancel()
+
+        def settle(done: Any) -> None:
+            if future.done():
+                return
+            try:
+                future.set_result(done.result())
+            except BaseException as error:  # the task's error, or its cancellation
+                with contextlib.suppress(Exception):  # set already by a race
+                    future.set_exception(error)
+
+        remote.add_done_callback(settle)
+        return future
+
+    def stop(self, *, interrupted: bool) -> None:
+        """On an interrupt, kill a local cluster's workers or cancel a remote one's tasks."""
+        if not interrupted:
+            return
+        for pid in self.pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        if not self.pids and self._futures:
+            with contextlib.suppress(Exception):
+                self.client.cancel(self._futures, asynchronous=False)
 
 
 @contextmanager
-def runner(jobs: int, cluster: str | None) -> Iterator[Runner]:
-    """The executor of ``--jobs`` (a spawn process pool, or this process for 1) or ``--cluster``.
+def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
+    """The executor of ``--jobs`` (this process for 1, else a spawn process pool of
+    ``jobs`` workers: cap them first, :func:`cp_sudoku.run.pool.workers`) or of ``--cluster``.
+
+    Leaving the block normally lets the workers finish; by an exception
+    (an interrupt), the loop has already ended them.
 
     Raises:
         UsageError: a bad ``--cluster`` value, or Dask is not installed.
         OSError: the scheduler cannot be reached.
     """
     if cluster is None:
-        if jobs == 1:
-            yield Runner(Inline(), 1)
-            return
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(
-            jobs, mp_context=context, initializer=exit_with_parent, initargs=(os.getpid(),)
-        ) as pool:
-            yield Runner(pool, jobs)
+        chosen: Executor = InProcess() if jobs <= 1 else ProcessPool(jobs)
+        try:
+            yield chosen
+        finally:
+            chosen.stop(interrupted=False)
         return
     found = parse_cluster(cluster)
     try:
@@ -102,7 +138,7 @@ def runner(jobs: int, cluster: str | None) -> Iterator[Runner]:
     if found.address is not None:
         with Client(found.address, timeout="20s") as client:  # type: ignore[no-untyped-call]
             workers = sum(client.nthreads().values()) or 1
-            yield Runner(client, workers, dask=True)
+            yield Dask(client, workers, [])
         return
     with (
         LocalCluster(  # type: ignore[no-untyped-call]
@@ -114,4 +150,12 @@ def runner(jobs: int, cluster: str | None) -> Iterator[Runner]:
         ) as local,
         Client(local) as client,  # type: ignore[no-untyped-call]
     ):
-        yield Runner(client, found.workers or 1, dask=True)
+        pids = list(client.run(os.getpid).values())
+        client.run(_watch_parent, os.getpid())  # a worker outlives no killed run
+        yield Dask(client, found.workers or 1, pids)
+
+
+def _watch_parent(parent: int) -> None:
+    """On a local cluster's worker, whose parent is this run's process: end with it."""
+    if os.getppid() == parent:
+        exit_with_parent(parent)

@@ -1,91 +1,139 @@
-"""The one solve loop: entries in, outcomes out, in input order, streamed.
+"""The one run loop: chunks out to an executor, results back in input order, streamed.
 
-:func:`run` takes the entries a reader yields (a generator over a file of
-any length), sends the readable ones through a work function
-(:mod:`cp_sudoku.run.work`) on an executor (:mod:`cp_sudoku.run.pool`), and
-yields one :class:`Outcome` per entry, in input order, as soon as it and
-every entry before it are done.  Entries that could not be read are never
-sent: they come back in place with no value.  ``check``, ``count``,
-``compare``, ``solve``, ``bench`` and the notebook's records all run here.
+:func:`ordered` sends items to an executor at most ``window`` at a time and
+yields each item's result in input order, as soon as it and every item
+before it are done; a ``kept`` callback sees every result as soon as it is
+done, in any order (so an interrupted run keeps every finished slice of a
+table).  :func:`run` is the loop over puzzles: entries in, one
+:class:`Outcome` per entry out.  ``check``, ``count``, ``compare``,
+``solve``, ``bench``, ``prove``, the notebook's records and ``check
+--output`` all run here.
 
 Interrupts: a ``KeyboardInterrupt`` (or closing the generator early) stops
-the executor at once, ending its worker processes; outcomes already yielded
-stay yielded, and nothing after them is.
+the executor at once, ending its worker processes; results already yielded
+stay yielded, and nothing after them is.  Memory: at most ``window`` chunks
+are in flight.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
-from concurrent.futures import Future
-from dataclasses import dataclass
-from itertools import chain, islice
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import closing
+from itertools import chain
+from typing import TypeVar
 
+from cp_sudoku.backends import Backend
 from cp_sudoku.io.entry import Entry
+from cp_sudoku.run.chunks import Chunk, chunked, run_chunk
 from cp_sudoku.run.plan import Plan
-from cp_sudoku.run.pool import CHUNK, Executor, InProcess, ProcessPool, Workers, cores, workers
-from cp_sudoku.run.work import Work
+from cp_sudoku.run.pool import Executor, InProcess, Workers, cores, workers
+from cp_sudoku.run.work import Outcome, Work
 
+A = TypeVar("A")
+R = TypeVar("R")
 T = TypeVar("T")
 
+#: Entries per chunk: in this process (the hand-off between two threads is paid per
+#: chunk: one entry at a time it cost a fifth of ``check --backend sat``'s CPU time,
+#: docs/performance.md) and in worker processes (small, so every worker gets some).
+CHUNK_IN_PROCESS = 64
+CHUNK_PER_WORKER = 4
 
-@dataclass(frozen=True)
-class Outcome(Generic[T]):
-    """One entry and what the work made of it: ``value`` is None when the entry
-    could not be read (``entry.error`` says why)."""
 
-    entry: Entry
-    value: T | None = None
+def ordered(
+    items: Iterable[A],
+    executor: Executor,
+    fn: Callable[[A], R],
+    *,
+    window: int,
+    kept: Callable[[A, R], None] | None = None,
+) -> Generator[tuple[A, R], None, None]:
+    """``(item, fn(item))`` for every item, in input order, ``fn`` run on ``executor``.
+
+    At most ``window`` items are in flight.  ``kept(item, result)`` is called
+    once per item, as soon as its result is there (before it is yielded), and
+    on an interrupt for every result already there.  On any exit but the
+    end, the executor is stopped at once (its workers ended); at the end it
+    is stopped gently.
+    """
+    pending: deque[tuple[A, Future[R]]] = deque()
+    seen: set[int] = set()  # ids of the futures already kept
+    it = iter(items)
+
+    def keep(done: Iterable[Future[R]]) -> None:
+        if kept is None:
+            return
+        for item, future in pending:
+            if future in done and id(future) not in seen and _succeeded(future):
+                seen.add(id(future))
+                kept(item, future.result())
+
+    try:
+        while True:
+            while len(pending) < window and (item := next(it, _END)) is not _END:
+                pending.append((item, executor.submit(fn, item)))  # type: ignore[arg-type]
+            if not pending:
+                break
+            head = pending[0][1]
+            while kept is not None and not head.done():
+                done, _ = wait([future for _, future in pending], return_when=FIRST_COMPLETED)
+                keep(done)
+            result = head.result()
+            keep({head})
+            item, _ = pending.popleft()
+            seen.discard(id(head))
+            yield item, result
+    except BaseException:  # an interrupt, an error, or the caller closing the generator
+        keep({future for _, future in pending if future.done()})
+        executor.stop(interrupted=True)
+        raise
+    executor.stop(interrupted=False)
+
+
+_END = object()
+
+
+def _succeeded(future: Future[R]) -> bool:
+    return future.done() and not future.cancelled() and future.exception() is None
 
 
 def run(
-    entries: Iterable[Entry], work: Work[T], plan: Plan, executor: Executor | None = None
-) -> Generator[Outcome[T], None, None]:
+    entries: Iterable[Entry],
+    work: Work[T],
+    plan: Plan,
+    executor: Executor | None = None,
+    *,
+    backends: Sequence[Backend] | None = None,
+) -> Iterator[Outcome[T]]:
     """``work`` applied to every readable entry; outcomes in input order, streamed.
 
     Args:
-        executor: where the work runs (default :class:`~cp_sudoku.run.pool.InProcess`);
-            see :func:`choose` for a process pool sized to the input.
+        executor: where the work runs (default :class:`~cp_sudoku.run.pool.InProcess`).
+        backends: back ends already built, used in place of the plan's (in
+            this process only).
 
     Raises:
         UsageError: the plan names an unknown back end or a bad option.
         PuzzleError, OSError: from the reader (an empty or unreadable source).
     """
     executor = executor or InProcess()
-    executor.start(work, plan)
-    pending: deque[tuple[list[Entry], Future[list[Any]] | None]] = deque()
-    it = iter(entries)
-    try:
-        while True:
-            batch = list(islice(it, executor.chunk))
-            if batch:
-                readable = [entry for entry in batch if entry.puzzle is not None]
-                pending.append((batch, executor.submit(readable) if readable else None))
-            while pending and (not batch or len(pending) >= executor.window):
-                yield from _done(*pending.popleft())
-            if not batch:
-                break
-    except BaseException:  # an interrupt, an error, or the caller closing the generator
-        executor.stop(interrupted=True)
-        raise
-    executor.stop(interrupted=False)
+    size = CHUNK_IN_PROCESS if executor.workers == 1 else CHUNK_PER_WORKER
+    chunks = chunked(entries, size, work, plan, backends)
+    with closing(ordered(chunks, executor, run_chunk, window=window(executor))) as results:
+        for _, outcomes in results:
+            yield from outcomes
 
 
-def _done(batch: list[Entry], future: Future[list[Any]] | None) -> Iterator[Outcome[Any]]:
-    values = iter(future.result() if future is not None else ())
-    for entry in batch:
-        yield Outcome(entry, next(values)) if entry.puzzle is not None else Outcome(entry)
+def window(executor: Executor) -> int:
+    """Chunks in flight for ``executor``: enough to keep every worker busy."""
+    return 2 if executor.workers == 1 else 4 * executor.workers
 
 
-def choose(entries: Iterable[Entry], jobs: int) -> tuple[Iterator[Entry], Executor, Workers]:
-    """An executor for ``jobs`` workers, capped at the cores and at the puzzles.
-
-    Reads ahead just far enough to know whether the input holds fewer
-    puzzles than workers.  Returns the entries (the ones read ahead first),
-    the executor (:class:`~cp_sudoku.run.pool.InProcess` for one worker), and
-    the :class:`~cp_sudoku.run.pool.Workers` count with its note.
-    """
+def capped(entries: Iterable[Entry], jobs: int) -> tuple[Iterator[Entry], Workers]:
+    """Workers for ``jobs``, capped at the cores and at the puzzles (reading ahead just
+    far enough to know whether the input holds fewer puzzles than workers)."""
     it = iter(entries)
     wanted = min(jobs, cores())
     head: list[Entry] = []
@@ -97,8 +145,7 @@ def choose(entries: Iterable[Entry], jobs: int) -> tuple[Iterator[Entry], Execut
             if readable >= wanted:
                 break
     ended = wanted > 1 and readable < wanted
-    chosen = workers(jobs, readable if ended else None)
-    rest = chain(head, it)
-    if chosen.count <= 1:
-        return rest, InProcess(), chosen
-    return rest, ProcessPool(chosen.count, chunk=1 if ended else CHUNK), chosen
+    return chain(head, it), workers(jobs, readable if ended else None)
+
+
+__all__ = ["Chunk", "Outcome", "capped", "ordered", "run", "window"]

@@ -7,6 +7,8 @@ column                      type       meaning
 ==========================  =========  ===============================================
 ``source``                  string     the input file as named on the command line
 ``line``                    int64      1-based line of the puzzle in it
+``puzzle``                  string     the puzzle's text as read (the line, or the
+                                       CSV field)
 ``status``                  string     ``unique``, ``multiple``, ``none``, ``unknown``,
                                        or ``invalid`` (the line is not a puzzle)
 ``solution``                string     the grid in the puzzle's alphabet when unique, else null
@@ -27,7 +29,11 @@ column                      type       meaning
 ==========================  =========  ===============================================
 
 ``<b>`` is the back-end name with ``-`` written ``_`` (``sat_naive``); the
-back ends come in the order of the plan.  A back end's columns are null for
+back ends come in the order of the plan.  Every column is the same whatever
+the slice size, the executor and the workers, except the times and a back
+end's *history* counts (:func:`varying`: the ``sat`` back end's
+``conflicts``, ``decisions`` and ``propagations`` on a compiled shape depend
+on the puzzles its solver served before).  A back end's columns are null for
 an invalid line.
 
 A JSON-lines file holds one object per line with exactly these keys; a
@@ -44,8 +50,7 @@ from typing import Any
 
 from cp_sudoku.backends import backend_class
 from cp_sudoku.io import grid_string
-from cp_sudoku.run.loop import Outcome
-from cp_sudoku.run.work import Checked
+from cp_sudoku.run.work import Checked, Outcome
 
 #: A chunk of rows, column-wise: column name -> one value per row.
 Columns = dict[str, list[Any]]
@@ -54,6 +59,7 @@ Columns = dict[str, list[Any]]
 BASE_COLUMNS: dict[str, str] = {
     "source": "string",
     "line": "int64",
+    "puzzle": "string",
     "status": "string",
     "solution": "string",
     "agree": "bool_",
@@ -68,6 +74,17 @@ TIMING_SUFFIX = "_seconds"
 def prefix(backend: str) -> str:
     """A back-end name as a column prefix: ``sat-naive`` -> ``sat_naive``."""
     return backend.replace("-", "_")
+
+
+def varying(backends: Sequence[str]) -> set[str]:
+    """The columns that may differ between two runs of the same input: times, and the
+    back ends' ``history_statistics`` (counts that depend on what a solver served before)."""
+    found = set()
+    for name in backends:
+        found.add(f"{prefix(name)}{TIMING_SUFFIX}")
+        for stat in getattr(backend_class(name), "history_statistics", ()):
+            found.add(f"{prefix(name)}_{stat}")
+    return found
 
 
 def column_types(backends: Sequence[str]) -> dict[str, str]:
@@ -92,11 +109,12 @@ def columns_of(outcomes: Iterable[Outcome[Checked]], backends: Sequence[str]) ->
         entry, checked = outcome.entry, outcome.value
         columns["source"].append(entry.source)
         columns["line"].append(entry.line)
+        columns["puzzle"].append(entry.text)
         if checked is None or entry.puzzle is None:
             columns["status"].append("invalid")
             columns["error"].append(str(entry.error))
             for name in names:
-                if name not in ("source", "line", "status", "error"):
+                if name not in ("source", "line", "puzzle", "status", "error"):
                     columns[name].append(None)
             continue
         verdict, alphabet = checked.verdict, entry.puzzle.alphabet
@@ -129,8 +147,9 @@ def rows(columns: Columns) -> list[dict[str, Any]]:
 # --- Files -----------------------------------------------------------------------------------
 
 
-def kind_of(path: str | Path) -> str:
-    """``parquet`` for a path ending in ``.parquet``, else ``jsonl`` (JSON lines)."""
+def table_format(path: str | Path) -> str:
+    """The table format of an output path: ``parquet`` for a path ending in
+    ``.parquet``, else ``jsonl`` (JSON lines)."""
     return "parquet" if str(path).lower().endswith(".parquet") else "jsonl"
 
 
@@ -145,9 +164,9 @@ def arrow_schema(backends: Sequence[str]) -> Any:
 COMPRESSION = "zstd"
 
 
-def write_part(path: Path, columns: Columns, backends: Sequence[str], kind: str) -> None:
+def write_part(path: Path, columns: Columns, backends: Sequence[str], format: str) -> None:
     """Write one chunk of rows to ``path`` (a whole file: Parquet or JSON lines)."""
-    if kind == "parquet":
+    if format == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
@@ -159,9 +178,9 @@ def write_part(path: Path, columns: Columns, backends: Sequence[str], kind: str)
             handle.write(json.dumps(row) + "\n")
 
 
-def read_part(path: Path, kind: str, names: Sequence[str]) -> Columns:
+def read_part(path: Path, format: str, names: Sequence[str]) -> Columns:
     """The columns ``names`` of one part file written by :func:`write_part`."""
-    if kind == "parquet":
+    if format == "parquet":
         import pyarrow.parquet as pq
 
         found: Columns = pq.read_table(path, columns=list(names)).to_pydict()
@@ -171,13 +190,13 @@ def read_part(path: Path, kind: str, names: Sequence[str]) -> Columns:
     return {name: [row[name] for row in lines] for name in names}
 
 
-def join_parts(parts: Sequence[Path], dest: Path, backends: Sequence[str], kind: str) -> None:
+def join_parts(parts: Sequence[Path], dest: Path, backends: Sequence[str], format: str) -> None:
     """Write the rows of ``parts``, in order, to ``dest``: one part in memory at a time.
 
     Parquet parts become one row group each of a single file; JSON-lines parts
     are concatenated.
     """
-    if kind == "parquet":
+    if format == "parquet":
         import pyarrow.parquet as pq
 
         with pq.ParquetWriter(dest, arrow_schema(backends), compression=COMPRESSION) as writer:

@@ -8,6 +8,7 @@ from typing import Any
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, get_backend
 from cp_sudoku.backends.base import check_limits
+from cp_sudoku.backends.built import built
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class Plan:
       values too large for a timer become None).
 
     A plan is plain data, so it can be sent to worker processes; each worker
-    builds its own back ends from it with :meth:`build`.
+    process takes its back ends for it from its one cache with :meth:`built`.
 
     Raises:
         UsageError: a limit that is not a positive integer, or a time limit
@@ -44,3 +45,12 @@ class Plan:
             UsageError: an unknown name or an option its back end rejects.
         """
         return [get_backend(name, **self.options.get(name, {})) for name in self.backends]
+
+    def built(self) -> list[Backend]:
+        """The back ends of this process's cache (:mod:`cp_sudoku.backends.built`), built
+        on first use and shared with every later caller in the process.
+
+        Raises:
+            UsageError: an unknown name or an option its back end rejects.
+        """
+        return [built(name, self.options.get(name)) for name in self.backends]

@@ -1,14 +1,15 @@
-"""Where the solve loop's work runs: a thread of this process, or a pool of processes.
+"""Where chunks of work run: a thread of this process, or a pool of processes.
 
-An executor takes chunks of entries and gives back, for each chunk, a
-future of the work's values in the same order.  :class:`InProcess` runs them
-on one daemon thread, so the calling thread stays free to take a Ctrl-C at
-once (a C solver holds the thread that runs it until its call returns).
-:class:`ProcessPool` runs them in ``jobs`` processes started with ``spawn``;
-each builds its back ends once.  Workers ignore SIGINT (a Ctrl-C on a
-terminal reaches the whole process group): the loop ends them instead.
-
-Other executors (a cluster, for instance) implement :class:`Executor`.
+Every executor has one protocol, :class:`Executor`: ``submit(fn, arg)``
+gives a ``concurrent.futures.Future`` of ``fn(arg)``, and ``stop`` releases
+the workers.  The run core (:mod:`cp_sudoku.run.loop`) submits chunks
+(:func:`cp_sudoku.run.chunks.run_chunk`) to it.  :class:`InProcess` runs them on
+one daemon thread, so the calling thread stays free to take a Ctrl-C at once
+(a C solver holds the thread that runs it until its call returns).
+:class:`ProcessPool` runs them in ``jobs`` processes started with ``spawn``.
+Workers ignore SIGINT (a Ctrl-C on a terminal reaches the whole process
+group): the loop ends them instead.  A Dask cluster is the third
+(:class:`cp_sudoku.run.cluster.Dask`).
 """
 
 from __future__ import annotations
@@ -20,132 +21,87 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from cp_sudoku.backends import Backend
-from cp_sudoku.io.entry import Entry
-from cp_sudoku.run.plan import Plan
-from cp_sudoku.run.work import Work
-
-#: Entries sent to a worker process at a time.
-CHUNK = 4
+A = TypeVar("A")
+R = TypeVar("R")
 #: The name of :class:`InProcess`'s thread.
 SOLVE_THREAD = "cp-sudoku-solve"
 
 
 class Executor(Protocol):
-    """Runs chunks of entries through a work function, somewhere.
+    """Runs ``fn(arg)`` somewhere, ``workers`` at a time."""
 
-    ``chunk`` entries go in one submission and at most ``window`` submissions
-    are in flight, so memory stays flat however long the input is.
-    """
+    workers: int
 
-    chunk: int
-    window: int
-
-    def start(self, work: Work[Any], plan: Plan) -> None:
-        """Get ready to run ``work`` with back ends built from ``plan``.
-
-        Raises:
-            UsageError: the plan names an unknown back end or a bad option.
-        """
-
-    def submit(self, entries: Sequence[Entry]) -> Future[list[Any]]:
-        """The work's values for ``entries`` (each with a puzzle), in order, as a future."""
+    def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
+        """A future of ``fn(arg)`` (``fn`` module-level and ``arg`` picklable, for processes)."""
+        ...
 
     def stop(self, *, interrupted: bool) -> None:
         """Release the workers; ``interrupted``: end them now, dropping what is in flight."""
+        ...
 
 
 class InProcess:
-    """Runs the work on one daemon thread of this process, :attr:`chunk` entries at a time.
+    """Runs each task on one daemon thread of this process, in the order submitted.
 
-    Entries go to the thread in chunks of 64, two chunks in flight, so that the
-    hand-off between the threads (a queue, a future, two wake-ups) is paid per
-    chunk rather than per puzzle: one entry at a time it cost about a fifth of
-    ``check --backend sat``'s CPU time (docs/performance.md).
-
-    ``backends``: back ends already built to run with (kept open at the end);
-    by default they are built from the plan, and closed at the end.
-
-    On an interrupt the solve in progress is abandoned: its thread is a
+    On an interrupt the task in progress is abandoned: its thread is a
     daemon and ends with the process (no back end can be stopped mid-call
     from outside).
     """
 
-    chunk = 64
-    window = 2
+    workers = 1
 
-    def __init__(self, backends: Sequence[Backend] | None = None) -> None:
-        self._given = backends
-        self._tasks: queue.SimpleQueue[tuple[Future[list[Any]], Sequence[Entry]] | None] = (
+    def __init__(self) -> None:
+        self._tasks: queue.SimpleQueue[tuple[Future[Any], Callable[[Any], Any], Any] | None] = (
             queue.SimpleQueue()
         )
-        self._thread: threading.Thread | None = None
-
-    def start(self, work: Work[Any], plan: Plan) -> None:
-        """Build the back ends here (a bad plan fails at once) and start the thread."""
-        backends = plan.build() if self._given is None else self._given
-        self._thread = threading.Thread(
-            target=self._serve,
-            args=(work, backends, plan, self._given is None),
-            name=SOLVE_THREAD,
-            daemon=True,
-        )
+        self._thread = threading.Thread(target=self._serve, name=SOLVE_THREAD, daemon=True)
         self._thread.start()
 
-    def _serve(self, work: Work[Any], backends: Sequence[Backend], plan: Plan, owned: bool) -> None:
+    def _serve(self) -> None:
         while (task := self._tasks.get()) is not None:
-            future, entries = task
+            future, fn, arg = task
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                future.set_result([work(entry, backends, plan) for entry in entries])
+                future.set_result(fn(arg))
             except BaseException as error:  # handed to the caller through the future
                 future.set_exception(error)
-        for backend in backends if owned else ():
-            backend.close()
 
-    def submit(self, entries: Sequence[Entry]) -> Future[list[Any]]:
-        """Queue ``entries`` for the thread."""
-        future: Future[list[Any]] = Future()
-        self._tasks.put((future, entries))
+    def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
+        """Queue ``fn(arg)`` for the thread."""
+        future: Future[R] = Future()
+        self._tasks.put((future, fn, arg))
         return future
 
     def stop(self, *, interrupted: bool) -> None:
-        """Let the thread finish its queue and close its back ends (not waited for)."""
+        """Let the thread finish its queue and end (not waited for)."""
         self._tasks.put(None)
 
 
 class ProcessPool:
-    """Runs the work in ``jobs`` worker processes (``spawn``), :data:`CHUNK` entries at a time."""
+    """Runs tasks in ``jobs`` worker processes (``spawn``), which end with this process."""
 
-    def __init__(self, jobs: int, chunk: int = CHUNK) -> None:
-        self.jobs = jobs
-        self.chunk = chunk
-        self.window = 4 * jobs
-        self._pool: ProcessPoolExecutor | None = None
-
-    def start(self, work: Work[Any], plan: Plan) -> None:
-        """Check the plan here, once, then start the pool (its processes start on demand)."""
-        for backend in plan.build():
-            backend.close()
-        self._pool = ProcessPoolExecutor(
-            self.jobs,
+    def __init__(self, jobs: int) -> None:
+        self.workers = jobs
+        self._pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
+            jobs,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
-            initargs=(work, plan, os.getpid()),
+            initargs=(os.getpid(),),
         )
 
-    def submit(self, entries: Sequence[Entry]) -> Future[list[Any]]:
-        """Send ``entries`` to a worker (a worker process may start here)."""
-        assert self._pool is not None, "start() first"
+    def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
+        """Send ``fn(arg)`` to a worker (a worker process may start here)."""
+        assert self._pool is not None, "stopped"
         with _sigint_blocked():  # a process started now inherits SIGINT blocked
-            return self._pool.submit(_run_chunk, list(entries))
+            return self._pool.submit(fn, arg)
 
     def stop(self, *, interrupted: bool) -> None:
         """Shut the pool down; when ``interrupted``, kill every worker first (they hold
@@ -204,10 +160,8 @@ def workers(requested: int, puzzles: int | None) -> Workers:
 
 # --- In a worker process ---------------------------------------------------------------------
 
-_WORKER: dict[str, Any] = {}
 
-
-def exit_with_parent(parent: int, every: float = 1.0) -> None:
+def exit_with_parent(parent: int, every: float = 0.2) -> None:
     """In a worker process: end it once the process ``parent`` is gone (a parent killed
     with SIGKILL cannot end its workers).  A daemon thread looks every ``every`` seconds."""
 
@@ -219,13 +173,7 @@ def exit_with_parent(parent: int, every: float = 1.0) -> None:
     threading.Thread(target=watch, daemon=True, name="cp-sudoku-orphan-watch").start()
 
 
-def _start_worker(work: Work[Any], plan: Plan, parent: int) -> None:
+def _start_worker(parent: int) -> None:
     exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one is dropped
-    _WORKER.update(work=work, plan=plan, backends=plan.build())
-
-
-def _run_chunk(entries: Sequence[Entry]) -> list[Any]:
-    work: Work[Any] = _WORKER["work"]
-    return [work(entry, _WORKER["backends"], _WORKER["plan"]) for entry in entries]

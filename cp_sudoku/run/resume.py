@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.model import UsageError
-from cp_sudoku.run.output import Columns, join_parts, kind_of, read_part, write_part
+from cp_sudoku.run.output import Columns, join_parts, read_part, table_format, write_part
 
 #: The spool's description of the run.
 RUN_FILE = "run.json"
@@ -53,7 +53,7 @@ class Spool:
         self, path: str | Path, run: dict[str, Any], backends: Sequence[str], *, resume: bool
     ) -> None:
         self.path = Path(path)
-        self.kind = kind_of(self.path)
+        self.format = table_format(self.path)
         self.dir = self.path.with_name(self.path.name + ".parts")
         self.backends = tuple(backends)
         self.run = run
@@ -83,13 +83,23 @@ class Spool:
         path = Path(path)
         return path.exists() and not path.with_name(path.name + ".parts").exists()
 
+    @staticmethod
+    def recorded(path: str | Path) -> dict[str, Any]:
+        """What the spool beside ``path`` says of its run (empty when there is none)."""
+        path = Path(path)
+        description = path.with_name(path.name + ".parts") / RUN_FILE
+        if not description.exists():
+            return {}
+        found: dict[str, Any] = json.loads(description.read_text(encoding="utf-8"))
+        return found
+
     def part(self, index: int) -> Path:
         """The part file of slice ``index``."""
-        return self.dir / f"{index:08d}.{self.kind}"
+        return self.dir / f"{index:08d}.{self.format}"
 
     def done(self) -> set[int]:
         """The indices of the slices whose part file is complete."""
-        suffix = f".{self.kind}"
+        suffix = f".{self.format}"
         return {
             int(name.removesuffix(suffix))
             for name in os.listdir(self.dir)
@@ -98,13 +108,13 @@ class Spool:
 
     def columns(self, index: int, names: Sequence[str]) -> Columns:
         """The columns ``names`` of slice ``index``'s part (a slice already done)."""
-        return read_part(self.part(index), self.kind, names)
+        return read_part(self.part(index), self.format, names)
 
     def put(self, index: int, columns: Columns) -> None:
         """Write slice ``index``'s rows as a whole part file (atomically)."""
         final = self.part(index)
         temporary = final.with_name(final.name + ".tmp")
-        write_part(temporary, columns, self.backends, self.kind)
+        write_part(temporary, columns, self.backends, self.format)
         os.replace(temporary, final)
 
     def finish(self, slices: int) -> None:
@@ -117,6 +127,6 @@ class Spool:
         if missing:
             raise RuntimeError(f"slices {missing[:5]} are not done; cannot finish {self.path}")
         temporary = self.path.with_name(self.path.name + ".tmp")
-        join_parts([self.part(i) for i in range(slices)], temporary, self.backends, self.kind)
+        join_parts([self.part(i) for i in range(slices)], temporary, self.backends, self.format)
         os.replace(temporary, self.path)
         shutil.rmtree(self.dir)

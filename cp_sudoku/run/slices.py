@@ -9,8 +9,8 @@ line-based formats can be cut this way: ``line`` (one puzzle per line) and
 ``csv`` (whose header line is passed to every slice; records must not span
 lines).
 
-A worker process builds its back ends once per plan and keeps them
-(:func:`check_slice`), whatever the executor: a process pool or Dask.
+A worker reads its slice itself (:class:`Part`), whatever the executor:
+this process, a process pool or Dask.
 """
 
 from __future__ import annotations
@@ -21,14 +21,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from cp_sudoku.backends import Backend
 from cp_sudoku.io import READERS, Alphabet, Entry, ReadOptions, detect_format
 from cp_sudoku.io.registry import HEAD_LINES
 from cp_sudoku.model import PuzzleError, UsageError
-from cp_sudoku.run.loop import Outcome
-from cp_sudoku.run.output import Columns, columns_of
-from cp_sudoku.run.plan import Plan
-from cp_sudoku.run.work import Checked, check
 
 #: Formats whose entries are one physical line each, so a file can be cut anywhere between lines.
 SLICEABLE = ("line", "csv")
@@ -58,13 +53,14 @@ class SlicedFile:
     """A puzzle file and its slices.
 
     ``size`` and ``mtime_ns`` identify the file's state when it was cut (a
-    resumed run refuses a file that changed).
+    resumed run refuses a file that changed); ``lines`` is the lines per slice.
     """
 
     source: Source
     slices: tuple[Slice, ...]
     size: int
     mtime_ns: int
+    lines: int
 
     @property
     def path(self) -> str:
@@ -118,7 +114,9 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
                 start, first, count = offset, first + lines, 0
         if count:
             slices.append(Slice(len(slices), start, offset, first))
-    return SlicedFile(Source(path, format, header), tuple(slices), stat.st_size, stat.st_mtime_ns)
+    return SlicedFile(
+        Source(path, format, header), tuple(slices), stat.st_size, stat.st_mtime_ns, lines
+    )
 
 
 def read_slice(
@@ -156,43 +154,26 @@ def _shifted(entry: Entry, shift: int) -> Entry:
 
 
 @dataclass(frozen=True)
-class Task:
-    """What a worker needs to check one slice: the file, the slice, how to read, the plan."""
+class Part:
+    """One slice of a file and how to read it: what a worker needs to read its puzzles."""
 
     file: Source
     part: Slice
-    plan: Plan
     box: tuple[int, int] | None = None
     alphabet: Alphabet | None = None
 
-
-#: In a worker process: repr(plan) -> its back ends, built on first use.
-_BUILT: dict[str, list[Backend]] = {}
-
-
-def built(plan: Plan) -> list[Backend]:
-    """The back ends of ``plan``, built once in this process."""
-    key = repr(plan)
-    if key not in _BUILT:
-        _BUILT[key] = plan.build()
-    return _BUILT[key]
+    def entries(self) -> Iterator[Entry]:
+        """The slice's entries, numbered by their lines in the whole file."""
+        return read_slice(self.file, self.part, self.box, self.alphabet)
 
 
-def check_slice(task: Task) -> tuple[int, Columns]:
-    """Check every puzzle of one slice; ``(slice index, its rows as columns)``.
-
-    The back ends are closed (their solvers freed) before the slice, so that
-    its rows are the same whichever worker runs it and whatever it ran before.
-    """
-    plan = task.plan
-    backends = built(plan)
-    for backend in backends:  # a slice's effort counts must not depend on the slices before it
-        backend.close()
-    rows: list[Outcome[Checked]] = [
-        Outcome(entry, check(entry, backends, plan) if entry.puzzle is not None else None)
-        for entry in read_slice(task.file, task.part, task.box, task.alphabet)
-    ]
-    return task.part.index, columns_of(rows, plan.backends)
+def slice_lines(path: str | Path, workers: int, most: int) -> int:
+    """Lines per slice for ``workers``: at least four slices per worker, at most ``most``
+    lines a slice (>= 1), so a small file still spreads over every worker and a run
+    interrupted part-way keeps finished slices to resume from."""
+    with open(path, "rb") as handle:
+        lines = sum(block.count(b"\n") for block in iter(lambda: handle.read(1 << 20), b""))
+    return max(1, min(most, -(-lines // (4 * workers))))
 
 
 def describe(file: SlicedFile) -> dict[str, Any]:

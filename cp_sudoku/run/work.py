@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from cp_sudoku.backends import Backend, Result
 from cp_sudoku.crosscheck import Count, Verdict, count, crosscheck
@@ -22,6 +22,15 @@ from cp_sudoku.run.plan import Plan
 T = TypeVar("T")
 #: ``work(entry, backends, plan) -> value``; ``entry.puzzle`` is never None.
 Work = Callable[[Entry, Sequence[Backend], Plan], T]
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[T]):
+    """One entry and what the work made of it: ``value`` is None when the entry
+    could not be read (``entry.error`` says why)."""
+
+    entry: Entry
+    value: T | None = None
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,16 @@ from typing import Any, TypeVar
 import click
 
 from cp_sudoku.cli.options import processes_option
+from cp_sudoku.model import UsageError
 from cp_sudoku.service.limits import KIB, MIB, Limits
+from cp_sudoku.service.tokens import MAKE_ONE, TOKEN_VARIABLE, check_tokens, is_loopback
 
 F = TypeVar("F", bound=Callable[..., Any])
 _DEFAULTS = Limits()
+#: Seconds requests in flight get to finish on SIGTERM or Ctrl-C before they are dropped;
+#: then the workers stop (:meth:`Pool.close <cp_sudoku.service.pool.Pool.close>`).  A
+#: running job keeps what it stored and resumes at the next start.
+GRACE = 1.0
 _COUNT = click.IntRange(min=1)
 #: One flag per field of :class:`Limits`: flag, field, unit of the flag's number, type, help.
 _LIMIT_FLAGS: tuple[tuple[str, str, int, click.ParamType, str], ...] = (
@@ -92,12 +98,25 @@ def _limit_options(command: F) -> F:
     show_default=True,
     help="SQLite file of the job store (created when missing).",
 )
+@click.option(
+    "--token",
+    "tokens",
+    multiple=True,
+    envvar=TOKEN_VARIABLE,
+    metavar="TOKEN",
+    help=(
+        f"Every request must show this token, and sees only the jobs its token made "
+        f"(repeat for several; or set {TOKEN_VARIABLE}, several separated by spaces, "
+        "which keeps it out of the process list).  Needed to bind beyond loopback."
+    ),
+)
 @_limit_options
 def serve(
     host: str,
     port: int,
     workers: int,
     db: str,
+    tokens: tuple[str, ...],
     **limit_flags: Any,
 ) -> None:
     """Serve the HTTP API (JSON under /v1, OpenAPI at /docs) and the web page at /.
@@ -106,16 +125,28 @@ def serve(
     are kept in the SQLite file --db; a job the server was stopped in resumes
     when it starts again on the same file.
 
+    With --token (or CP_SUDOKU_TOKEN) every request needs the token, sent
+    as 'Authorization: Bearer TOKEN' (a browser opens /?token=TOKEN once), and
+    a job is visible only to the token that made it.  Binding to an address
+    other than loopback without a token is refused.
+
     \b
     Examples:
       cp-sudoku serve
       cp-sudoku serve --port 8080 --workers 2 --db /var/lib/cp-sudoku/jobs.sqlite3
+      CP_SUDOKU_TOKEN=$(cat token.txt) cp-sudoku serve --host 0.0.0.0
     """
     from importlib.util import find_spec
     from pathlib import Path
 
-    from cp_sudoku.model import UsageError
-
+    checked = check_tokens(tokens)
+    if not checked and not is_loopback(host):
+        raise UsageError(
+            f"--host {host} accepts connections from other machines, and without a token "
+            "anyone who reaches the port can read and cancel every job: set one with "
+            f"--token TOKEN or the environment variable {TOKEN_VARIABLE}=TOKEN (make one "
+            f"with: {MAKE_ONE})"
+        )
     if find_spec("uvicorn") is None or find_spec("fastapi") is None:
         raise UsageError("serve needs the web stack: pip install 'cp-sudoku[service]'")
     import uvicorn
@@ -123,12 +154,25 @@ def serve(
     from cp_sudoku.service.app import Settings, create_app
 
     limits = Limits(**{field: limit_flags[field] * unit for _, field, unit, _, _ in _LIMIT_FLAGS})
-    app = create_app(Settings(db=Path(db), workers=workers, limits=limits))
+    app = create_app(Settings(db=Path(db), workers=workers, limits=limits, tokens=checked))
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"cp-sudoku serve: the page at http://{shown}:{port}/", err=True)
+    if checked:
+        click.echo(
+            f"cp-sudoku serve: {len(checked)} token(s); a browser opens "
+            f"http://{shown}:{port}/?token=TOKEN once",
+            err=True,
+        )
     click.echo(f"cp-sudoku serve: the API docs at http://{shown}:{port}/docs", err=True)
     click.echo(f"cp-sudoku serve: {workers} worker(s), jobs in {db}", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=GRACE,
+    )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ from typing import Any
 
 Task = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 _LENGTH = struct.Struct("!Q")
+#: Seconds a worker has to exit after SIGTERM when the pool closes, before SIGKILL.
+STOP_GRACE = 1.5
 
 
 class WorkerDied(Exception):
@@ -173,15 +175,24 @@ class Pool:
             self._respawning.add(respawn)
             respawn.add_done_callback(self._respawning.discard)
 
-    async def close(self) -> None:
-        """Stop every worker now; tasks not finished fail with :class:`WorkerDied`."""
+    async def close(self, grace: float = STOP_GRACE) -> None:
+        """Stop every worker now; tasks not finished fail with :class:`WorkerDied`.
+
+        Each worker gets SIGTERM; one still alive ``grace`` seconds later (held
+        in native code that does not return to Python) gets SIGKILL.
+        """
         self._closed = True
         loop = asyncio.get_running_loop()
         workers, self._workers = self._workers, []
         for worker in workers:
             worker.process.terminate()
+        deadline = loop.time() + grace
         for worker in workers:
-            await loop.run_in_executor(None, worker.process.join, 5)
+            left = max(deadline - loop.time(), 0.0)
+            await loop.run_in_executor(None, worker.process.join, left)
+            if worker.process.is_alive():
+                worker.process.kill()
+                await loop.run_in_executor(None, worker.process.join, grace)
             for transport in (worker.tasks, worker.answers):
                 if transport is not None:
                     transport.close()

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, available, backend_class
+from cp_sudoku.backends import DEFAULT_BACKENDS, available, backend_class
 from cp_sudoku.constraints import REGISTRY
 from cp_sudoku.display import count_record, error_record, render_grid, verdict_record
 from cp_sudoku.encodings.cnf import ENCODINGS
@@ -163,7 +163,7 @@ def check_one(text: str, options: Options, with_drawing: bool = False) -> dict[s
     """
     entry, puzzle = _one_puzzle(text, options)
     plan = options.plan()
-    checked = check(entry, _backends(plan), plan)
+    checked = check(entry, plan.built(), plan)
     verdict = checked.verdict
     shown = verdict.solution or (verdict.solutions[0] if verdict.solutions else None)
     record = verdict_record(entry, verdict, checked.mismatch)
@@ -185,7 +185,7 @@ def count_one(text: str, options: Options) -> dict[str, Any]:
     """
     entry, _ = _one_puzzle(text, options)
     plan = options.plan()
-    return count_record(entry, count_solutions(entry, _backends(plan), plan), plan.limit)
+    return count_record(entry, count_solutions(entry, plan.built(), plan), plan.limit)
 
 
 def export_one(text: str, options: Options, to: str, encoding: str = "optimised") -> str:
@@ -247,7 +247,7 @@ def check_chunk(entries: Sequence[Entry], options: Options) -> list[tuple[str, s
     An entry that could not be read gets its ``invalid`` record, as in the CLI.
     """
     plan = options.plan()
-    backends = _backends(plan)
+    backends = plan.built()
     lines = []
     for entry in entries:
         if entry.puzzle is None:
@@ -259,22 +259,12 @@ def check_chunk(entries: Sequence[Entry], options: Options) -> list[tuple[str, s
     return lines
 
 
-#: Back ends built in this process, by names: built once, reused for every puzzle.
-_BUILT: dict[tuple[str, ...], list[Backend]] = {}
-
-
-def _backends(plan: Plan) -> list[Backend]:
-    if plan.backends not in _BUILT:
-        _BUILT[plan.backends] = plan.build()
-    return _BUILT[plan.backends]
-
-
 def warm_up() -> None:
     """Build the default back ends in this process (a worker's initializer), so that
     the first request does not pay for importing and building them."""
     entry = next(read_text("......122..4.4..", "<warm-up>"))
     plan = Plan()
-    check(entry, _backends(plan), plan)
+    check(entry, plan.built(), plan)
 
 
 # --- Drawing for the page --------------------------------------------------------------------

@@ -5,9 +5,14 @@ Tables:
 - ``jobs``: one row per job: its random id, ``state`` (``queued``,
   ``running``, ``done``, ``failed``, ``cancelled``), the check options (JSON),
   the input text, ``total`` puzzles, ``done`` puzzles, counts by status
-  (JSON), the seconds spent running, timestamps (Unix seconds) and the error
-  of a failed job.
-- ``files``: files to download by a random id (a certificate's CNF and proof).
+  (JSON), the seconds spent running, timestamps (Unix seconds), the error
+  of a failed job, and its ``owner`` (:mod:`cp_sudoku.service.access`: the
+  hash of the token that made it, ``''`` without tokens).
+- ``files``: files to download by a random id (a certificate's CNF and proof),
+  with their owner.
+
+A job or a file is found only by a request of its owner: to anyone else it
+does not exist.
 - ``results``: one row per finished puzzle: (job, index) -> status and the
   JSON line of ``check --json``.  Index 0 is the first puzzle of the input.
 
@@ -53,7 +58,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     run_seconds REAL NOT NULL DEFAULT 0,
     created REAL NOT NULL,
     finished REAL,
-    error TEXT
+    error TEXT,
+    owner TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, created);
 CREATE TABLE IF NOT EXISTS files (
@@ -61,7 +67,8 @@ CREATE TABLE IF NOT EXISTS files (
     name TEXT NOT NULL,
     media TEXT NOT NULL,
     content TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    owner TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS results (
     job TEXT NOT NULL,
@@ -136,6 +143,10 @@ class Store:
         with self._connection() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
+            for table in ("jobs", "files"):  # a store made before owners were kept
+                columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                if "owner" not in columns:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN owner TEXT NOT NULL DEFAULT ''")
 
     def _connection(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
@@ -155,29 +166,34 @@ class Store:
 
     # --- Jobs --------------------------------------------------------------------------------
 
-    def create(self, name: str, options: dict[str, Any], text: str, total: int) -> str:
-        """Store a new queued job and return its id (random, 16 bytes, URL-safe)."""
+    def create(
+        self, name: str, options: dict[str, Any], text: str, total: int, owner: str = ""
+    ) -> str:
+        """Store a new queued job of ``owner`` and return its id (random, 16 bytes, URL-safe)."""
         job_id = secrets.token_urlsafe(16)
         self._connection().execute(
-            "INSERT INTO jobs (id, state, name, options, input, total, created)"
-            " VALUES (?, 'queued', ?, ?, ?, ?, ?)",
-            (job_id, name, json.dumps(options), text, total, time.time()),
+            "INSERT INTO jobs (id, state, name, options, input, total, created, owner)"
+            " VALUES (?, 'queued', ?, ?, ?, ?, ?, ?)",
+            (job_id, name, json.dumps(options), text, total, time.time(), owner),
         )
         return job_id
 
-    def get(self, job_id: str) -> Job | None:
-        """The job, or None when no job has this id."""
+    def get(self, job_id: str, owner: str | None = None) -> Job | None:
+        """The job, or None when no job has this id (of ``owner``; None: of anyone)."""
         row = (
             self._connection()
-            .execute(f"SELECT {_JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,))
+            .execute(f"SELECT {_JOB_COLUMNS}, owner FROM jobs WHERE id = ?", (job_id,))
             .fetchone()
         )
-        return None if row is None else _job(row)
+        if row is None or (owner is not None and row["owner"] != owner):
+            return None
+        return _job(row)
 
-    def jobs(self, limit: int = 100) -> list[Job]:
-        """The latest ``limit`` jobs, newest first."""
+    def jobs(self, owner: str = "", limit: int = 100) -> list[Job]:
+        """The latest ``limit`` jobs of ``owner``, newest first."""
         rows = self._connection().execute(
-            f"SELECT {_JOB_COLUMNS} FROM jobs ORDER BY created DESC LIMIT ?", (limit,)
+            f"SELECT {_JOB_COLUMNS} FROM jobs WHERE owner = ? ORDER BY created DESC LIMIT ?",
+            (owner, limit),
         )
         return [_job(row) for row in rows]
 
@@ -239,20 +255,24 @@ class Store:
 
     # --- Files --------------------------------------------------------------------------
 
-    def add_file(self, name: str, media: str, content: str) -> str:
-        """Keep a file to download; its random id."""
+    def add_file(self, name: str, media: str, content: str, owner: str = "") -> str:
+        """Keep a file of ``owner`` to download; its random id."""
         file_id = secrets.token_urlsafe(16)
         self._connection().execute(
-            "INSERT INTO files (id, name, media, content, created) VALUES (?, ?, ?, ?, ?)",
-            (file_id, name, media, content, time.time()),
+            "INSERT INTO files (id, name, media, content, created, owner)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (file_id, name, media, content, time.time(), owner),
         )
         return file_id
 
-    def file(self, file_id: str) -> tuple[str, str, str] | None:
-        """(name, media type, content) of a kept file, or None."""
+    def file(self, file_id: str, owner: str = "") -> tuple[str, str, str] | None:
+        """(name, media type, content) of a kept file of ``owner``, or None."""
         row = (
             self._connection()
-            .execute("SELECT name, media, content FROM files WHERE id = ?", (file_id,))
+            .execute(
+                "SELECT name, media, content FROM files WHERE id = ? AND owner = ?",
+                (file_id, owner),
+            )
             .fetchone()
         )
         return None if row is None else (row["name"], row["media"], row["content"])
@@ -294,19 +314,24 @@ class Store:
             raise
         db.execute("COMMIT")
 
-    def results(self, job_id: str, start: int = 0) -> Iterator[str]:
-        """The job's JSON lines from index ``start``, in input order, read a page at a time."""
+    def results(self, job_id: str, start: int = 0, count: int | None = None) -> Iterator[str]:
+        """The job's JSON lines from index ``start`` (``count`` of them at most, None: all),
+        in input order, read :data:`PAGE` at a time."""
         db = self._connection()
-        while True:
+        left = count
+        while left is None or left > 0:
+            page = PAGE if left is None else min(PAGE, left)
             rows = db.execute(
                 "SELECT idx, record FROM results WHERE job = ? AND idx >= ? ORDER BY idx LIMIT ?",
-                (job_id, start, PAGE),
+                (job_id, start, page),
             ).fetchall()
             if not rows:
                 return
             for row in rows:
                 yield row["record"]
             start = rows[-1]["idx"] + 1
+            if left is not None:
+                left -= len(rows)
 
 
 _JOB_COLUMNS = (

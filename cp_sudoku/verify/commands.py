@@ -23,7 +23,7 @@ from cp_sudoku.cli.report import ms
 from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.io import Entry
 from cp_sudoku.model import PuzzleError
-from cp_sudoku.run import Plan
+from cp_sudoku.run import Plan, of_status
 from cp_sudoku.verify.certificate import certificate_name, certificate_paths
 from cp_sudoku.verify.certify import Certified, certify
 from cp_sudoku.verify.check import checker_version
@@ -107,9 +107,9 @@ def prove(
                 click.echo(f"cp-sudoku: error: {entry.error or done}", err=True)
                 code = max(code, exits.BAD_INPUT)
                 continue
-            exits.finish(click.echo, _line(entry, done))
+            exits.tally().finish(click.echo, _line(entry, done))
             failed = done.path is None or done.failures
-            code = max(code, exits.UNKNOWN if failed else exits.of_status(done.status))
+            code = max(code, exits.UNKNOWN if failed else of_status(done.status))
     sys.exit(code)
 
 
@@ -139,5 +139,5 @@ def verify(paths: tuple[Path, ...]) -> None:
         else:
             text = f"{path}: REJECTED: {'; '.join(report.failures)}"
             code = max(code, exits.NOT_UNIQUE)
-        exits.finish(click.echo, text)
+        exits.tally().finish(click.echo, text)
     sys.exit(code)

@@ -4,11 +4,11 @@
 const $ = (id) => document.getElementById(id);
 const SHAPES = { 4: ["2x2"], 6: ["2x3", "3x2"], 9: ["3x3"], 16: ["4x4"] };
 const ALPHABETS = { 4: ["1-4"], 6: ["1-6"], 9: ["1-9"], 16: ["1-9A-G", "0-9A-F"] };
-const SHOWN_ROWS = 500; // job rows drawn in the table; the download has them all
+const PAGE_ROWS = 25; // job rows drawn per page of the table; the download has them all
 const SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 let mode = "grid";
-let job = null; // {id, timer, shown}
+let job = null; // {id, timer, page (0-based), shown (rows of that page drawn), done}
 
 // --- Small helpers ---------------------------------------------------------------------------
 
@@ -172,12 +172,13 @@ function showError(message) {
 }
 
 function busy(flag) {
-  for (const id of ["check", "count", "prove"]) $(id).disabled = flag;
+  for (const id of ["check", "count", "prove", "workbench"]) $(id).disabled = flag;
 }
 
 async function run(path) {
   busy(true);
   $("certificate").replaceChildren();
+  $("workbench-notes").replaceChildren();
   try {
     const answer = await api("POST", path, puzzleBody());
     if (!answer.ok) {
@@ -194,11 +195,12 @@ async function run(path) {
 }
 
 function verdictWords(record) {
-  const found = Math.max(0, ...Object.values(record.backends).map((b) => b.solutions));
   switch (record.status) {
     case "unique": return "Unique: exactly one solution.";
-    case "multiple": return `Multiple: at least ${number(found)} solutions; one is shown.`;
-    case "none": return "None: the puzzle has no solution.";
+    case "multiple":
+      return `Multiple: ${record.count}; the cells where two solutions differ are marked.`;
+    case "none":
+      return "None: the puzzle has no solution" + (record.reason ? `: ${record.reason}.` : ".");
     default:
       return record.agree === false
         ? `Unknown: the back ends disagree (${record.disagreements.join("; ")}).`
@@ -242,11 +244,98 @@ async function check() {
   } else {
     figures = [drawing(record.drawing, record.drawing.givens, "Puzzle", null)];
     if (record.drawing.solution) {
-      figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens));
+      const marks = cellMarks(record.drawing, record.differ.map((d) => d.cell), "differ");
+      figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens, marks));
     }
   }
   $("drawings").replaceChildren(...figures);
   showBackends(record.backends);
+}
+
+// --- The workbench: differing cells, true candidates, suggestions, the core -------------------
+
+function cellMarks(d, names, mark) {
+  // "r3c2" names -> {index in the drawing: mark}
+  const marks = {};
+  for (const name of names) {
+    const [, r, c] = name.match(/^r(\d+)c(\d+)$/).map(Number);
+    marks[(r - 1) * d.cols + (c - 1)] = mark;
+  }
+  return marks;
+}
+
+function candidateFigure(d, found, marks) {
+  // each cell's true candidates as small digits, coloured by the solutions using them
+  const figure = drawing(d, d.givens, "True candidates", null, marks);
+  const cells = figure.querySelectorAll("td");
+  for (const [name, values] of Object.entries(found.candidates)) {
+    const [, r, c] = name.match(/^r(\d+)c(\d+)$/).map(Number);
+    const i = (r - 1) * d.cols + (c - 1);
+    if (d.givens[i]) continue;
+    const box = el("span", { class: "candidates" });
+    for (const value of values) {
+      const count = found.counts ? found.counts[name][String(value)] : null;
+      const digit = el("span", { class: "candidate" }, SYMBOLS[value] || String(value));
+      if (count !== null) {
+        const level = count >= found.cap ? "many" : count === 1 ? "one" : "few";
+        digit.classList.add(`count-${level}`);
+        digit.title = `${count}${count >= found.cap ? "+" : ""} solution(s)`;
+      }
+      box.append(digit);
+    }
+    cells[i].querySelector(".value").replaceWith(box);
+  }
+  return figure;
+}
+
+async function workbench() {
+  const perCandidate = Number($("per-candidate").value || 0);
+  const record = await run(`/v1/workbench?per_candidate=${perCandidate}`);
+  if (!record) return;
+  const checked = record.check;
+  const d = record.drawing;
+  const verdict = $("verdict");
+  verdict.textContent = verdictWords(checked);
+  verdict.className = `verdict ${checked.status}`;
+  verdict.dataset.status = checked.status;
+  const core = record.core && record.core.core.length ? record.core : null;
+  const suggested = record.suggestion ? record.suggestion.givens.map((g) => g.cell) : [];
+  const figures = [];
+  if (d.as_text) {
+    figures.push(textFigure(checked.rendered ? checked.rendered.puzzle : "", "Puzzle"));
+  } else {
+    figures.push(drawing(d, d.givens, "Puzzle", null, core ? cellMarks(d, core.cells, "core") : {}));
+    if (d.solution) {
+      const marks = cellMarks(d, checked.differ.map((x) => x.cell), "differ");
+      const title = record.second ? "Solution 1" : "Solution";
+      figures.push(drawing(d, d.solution, title, d.givens, marks));
+      if (record.second) figures.push(drawing(d, record.second, "Solution 2", d.givens, marks));
+    }
+    figures.push(candidateFigure(d, record.candidates, cellMarks(d, suggested, "suggested")));
+  }
+  $("drawings").replaceChildren(...figures);
+  const notes = [];
+  const found = record.candidates;
+  notes.push(el("p", {}, `True candidates: ${found.solutions_seen} solutions seen, ` +
+    `${found.refuted} candidates refuted, ${found.sat_calls} SAT calls` +
+    (found.cap ? `; colour: used by one solution, by a few, by ${found.cap} or more.` : ".")));
+  if (record.suggestion && record.suggestion.givens.length) {
+    const s = record.suggestion;
+    const words = s.givens.map((g) => `${g.cell}=${g.value}`).join(", ");
+    notes.push(el("p", { class: "suggestion" }, `Suggestion: add ${words} ` +
+      `(${s.optimal ? "the fewest for its solution" : "minimal"}; the cross-check says ${s.status}).`));
+  }
+  if (core) {
+    notes.push(el("p", { class: "core" }, `Core: ${core.sentence}` +
+      (core.minimal ? ` (checked by ${core.checked_by}).` : ".")));
+    if (core.steps.length) {
+      notes.push(el("ol", { class: "steps" },
+        ...core.steps.filter((step) => step.technique).map((step) => el("li", {}, step.text))));
+    }
+    notes.push(el("p", {}, `Deduction: ${core.deduction}.`));
+  }
+  $("workbench-notes").replaceChildren(...notes);
+  showBackends(checked.backends);
 }
 
 async function count() {
@@ -292,7 +381,7 @@ function textFigure(text, title) {
   return el("figure", {}, el("figcaption", {}, title), el("pre", { class: "rendered" }, text));
 }
 
-function drawing(d, values, title, givens) {
+function drawing(d, values, title, givens, marks = {}) {
   const { rows, cols } = d;
   const cageOf = new Array(rows * cols).fill(-1);
   const cageLabel = {};
@@ -323,6 +412,7 @@ function drawing(d, values, title, givens) {
           if (differs(i, r, c + 1, group)) td.classList.add("right");
         }
         if (d.shaded[i]) td.classList.add("shaded");
+        if (marks[i]) td.classList.add(marks[i]);
         const value = el("span", { class: "value" }, values[i] || "");
         if (givens === null || (givens && givens[i])) value.classList.add("given");
         if (d.kind === "killer" && cageOf[i] !== -1) {
@@ -361,13 +451,13 @@ async function startJob() {
   if (chosen.time_limit) form.append("time_limit", chosen.time_limit);
   if (mode === "text" && $("format").value) form.append("format", $("format").value);
   $("job-table").tBodies[0].replaceChildren();
-  $("job-more").textContent = "";
+  showPager(0);
   const answer = await api("POST", "/v1/jobs", form, true);
   if (!answer.ok) {
     $("job-state").textContent = `Error ${answer.status}: ${answer.data.error || answer.data}`;
     return;
   }
-  job = { id: answer.data.id, shown: 0, timer: null };
+  job = { id: answer.data.id, page: 0, shown: 0, done: 0, timer: null };
   $("job-cancel").disabled = false;
   setDownload(null);
   await poll();
@@ -396,24 +486,51 @@ function describe(state) {
   return parts.join(" · ");
 }
 
-async function appendResults(id) {
-  if (job.shown >= SHOWN_ROWS) return;
-  const response = await fetch(`/v1/jobs/${id}/results?start=${job.shown}`);
+// The table shows one page of PAGE_ROWS results; a page is fetched again until it is full.
+async function showPage(id) {
+  if (job.shown >= PAGE_ROWS) return;
+  const first = job.page * PAGE_ROWS;
+  const response = await fetch(`/v1/jobs/${id}/results?start=${first}&count=${PAGE_ROWS}`);
   const text = await response.text();
-  const body = $("job-table").tBodies[0];
+  if (!job || job.id !== id) return;
+  const rows = [];
   for (const line of text.split("\n")) {
-    if (!line || job.shown >= SHOWN_ROWS) continue;
+    if (!line) continue;
     const record = JSON.parse(line);
-    job.shown += 1;
     const ms = Object.values(record.backends).reduce((sum, b) => sum + b.seconds * 1000, 0);
-    body.append(el("tr", { class: record.status },
-      el("td", { class: "num" }, number(job.shown)),
+    rows.push(el("tr", { class: record.status },
+      el("td", { class: "num" }, number(first + rows.length + 1)),
       el("td", { class: "num" }, number(record.line)),
       el("td", {}, record.status),
       el("td", { class: "solution" }, record.solution || record.error || "-"),
       el("td", { class: "num" }, ms.toFixed(2)),
     ));
   }
+  $("job-table").tBodies[0].replaceChildren(...rows);
+  job.shown = rows.length;
+}
+
+function pages() {
+  return Math.max(1, Math.ceil(job.done / PAGE_ROWS));
+}
+
+function showPager(done) {
+  const shown = job ? pages() : 1;
+  $("job-prev").disabled = !job || job.page === 0;
+  $("job-next").disabled = !job || job.page + 1 >= shown;
+  $("job-page").textContent = done
+    ? `page ${number(job.page + 1)} of ${number(shown)} (${number(PAGE_ROWS)} rows a page)`
+    : "";
+}
+
+async function turnPage(step) {
+  if (!job) return;
+  const page = Math.min(Math.max(job.page + step, 0), pages() - 1);
+  if (page === job.page) return;
+  job.page = page;
+  job.shown = 0;
+  await showPage(job.id);
+  showPager(job.done);
 }
 
 async function poll() {
@@ -428,15 +545,14 @@ async function poll() {
   const progress = $("job-progress");
   progress.max = Math.max(state.total, 1);
   progress.value = state.done;
-  await appendResults(id);
+  job.done = state.done;
+  await showPage(id);
+  showPager(state.done);
   const jobState = $("job-state");
   jobState.textContent = describe(state);
   jobState.dataset.state = state.state;
   $("job-counts").textContent = Object.entries(state.counts)
     .map(([status, n]) => `${status} ${number(n)}`).join(", ");
-  if (state.done > SHOWN_ROWS) {
-    $("job-more").textContent = `The first ${number(SHOWN_ROWS)} results are shown; the download holds them all.`;
-  }
   if (["done", "failed", "cancelled"].includes(state.state)) {
     $("job-cancel").disabled = true;
     setDownload(`/v1/jobs/${id}/results`);
@@ -483,6 +599,8 @@ async function loadListings() {
 function start() {
   setShape();
   $("size").addEventListener("change", setShape);
+  $("job-prev").addEventListener("click", () => turnPage(-1));
+  $("job-next").addEventListener("click", () => turnPage(1));
   $("box").addEventListener("change", buildEntry);
   $("entry").addEventListener("keydown", onEntryKey);
   $("clear").addEventListener("click", buildEntry);
@@ -491,6 +609,7 @@ function start() {
   $("check").addEventListener("click", check);
   $("count").addEventListener("click", count);
   $("prove").addEventListener("click", prove);
+  $("workbench").addEventListener("click", workbench);
   $("job-start").addEventListener("click", startJob);
   $("job-cancel").addEventListener("click", cancelJob);
   loadListings();

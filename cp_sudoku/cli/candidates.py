@@ -1,0 +1,112 @@
+"""``cp-sudoku candidates``: every cell's true candidates (values of at least one solution)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+
+import click
+
+from cp_sudoku.backends import Backend
+from cp_sudoku.cli import exits
+from cp_sudoku.cli.options import Reading, reading_options
+from cp_sudoku.cli.report import ms
+from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.display import layout
+from cp_sudoku.io import Entry, alphabet_of
+from cp_sudoku.model import Puzzle, cell_name
+from cp_sudoku.run import Plan, of_status
+from cp_sudoku.workbench.candidates import TrueCandidates, true_candidates
+
+
+@click.command()
+@click.argument("puzzle")
+@click.option(
+    "--per-candidate",
+    type=click.IntRange(min=0),
+    default=0,
+    metavar="K",
+    help="Also count the solutions using each candidate, up to K (0: do not count).",
+)
+@reading_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle.")
+def candidates(puzzle: str, per_candidate: int, reading: Reading, as_json: bool) -> None:
+    """Show each cell's true candidates: the values it takes in at least one solution.
+
+    Exact, not a deduction: every candidate shown is used by a solution that
+    the rule checker re-checked, and every value not shown was refuted by a
+    SAT call under an assumption (or by a given peer).  One cell with one
+    candidate each means unique; no candidate anywhere means no solution.
+
+    PUZZLE is a puzzle written on the command line, a file, or '-' for stdin.
+
+    \b
+    Examples:
+      cp-sudoku candidates models/sudoku-9x9-multiple.txt
+      cp-sudoku candidates models/sudoku-9x9-tutorial.txt --json | jq .candidates.r1c3
+      cp-sudoku candidates 12.......3...... --per-candidate 10
+
+    Exit codes: 0 unique, 1 no solution or several, 2 bad input.
+    """
+    work = _PerCandidate(per_candidate)
+    code = exits.OK
+    with outcomes(puzzle, reading, work, Plan(backends=("sat",))) as found:
+        for outcome in found:
+            entry, result = outcome.entry, outcome.value
+            if result is None or entry.puzzle is None:
+                click.echo(f"cp-sudoku: error: {entry.error}", err=True)
+                code = max(code, exits.BAD_INPUT)
+                continue
+            if as_json:
+                record = {"source": entry.source, "line": entry.line, **result.record()}
+                exits.tally().finish(click.echo, json.dumps(record))
+            else:
+                exits.tally().finish(click.echo, text(entry, entry.puzzle, result))
+            code = max(code, of_status(result.status))
+    sys.exit(code)
+
+
+class _PerCandidate:
+    """The work of one puzzle: its true candidates (a picklable callable)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+
+    def __call__(self, entry: Entry, backends: Sequence[Backend], plan: Plan) -> TrueCandidates:
+        assert entry.puzzle is not None
+        return true_candidates(entry.puzzle, per_candidate=self.cap)
+
+
+def text(entry: Entry, puzzle: Puzzle, result: TrueCandidates) -> str:
+    """The candidate grid, the counts when asked, and one line of evidence."""
+    alphabet = alphabet_of(puzzle)
+    join = "," if len(alphabet.symbol(puzzle.max_value)) > 1 else ""
+    texts = {
+        (r, c): puzzle.labels.get((r, c), "#")
+        for r in range(puzzle.rows)
+        for c in range(puzzle.cols)
+    }
+    for cell, values in result.values.items():
+        texts[cell] = join.join(alphabet.symbol(v) for v in values) or "-"
+    lines = [] if entry.source == "<argument>" else [entry.label]
+    lines.extend(layout(puzzle, texts))
+    if result.cap:
+        for cell, values in result.values.items():
+            if cell in puzzle.givens:
+                continue
+            counts = " ".join(
+                f"{alphabet.symbol(v)}:{_capped(result.counts[(cell, v)], result.cap)}"
+                for v in values
+            )
+            lines.append(f"  {cell_name(cell)}  {counts}")
+    lines.append(
+        f"{result.status}: {sum(map(len, result.values.values())):,} true candidates, "
+        f"{len(result.grids):,} solutions seen, {result.refuted:,} refuted, "
+        f"{result.calls:,} SAT calls, {ms(result.seconds)}"
+    )
+    return "\n".join(lines)
+
+
+def _capped(count: int, cap: int) -> str:
+    return f"{count}+" if count >= cap else str(count)

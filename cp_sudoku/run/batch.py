@@ -1,0 +1,232 @@
+"""A whole ``check`` run: the input, the executor, the optional table, the summary.
+
+:func:`check_run` is the one pipeline behind ``check`` (and
+:func:`check_to_file`): it chooses the chunks (a file cut into slices that
+the workers read themselves, or entries read here), the executor
+(:func:`cp_sudoku.run.cluster.executor`), and yields every puzzle's outcome in
+input order, counting each in the run's :class:`~cp_sudoku.run.summary.Summary`.
+With a table (``--output``) each finished slice is also written to its
+part file as soon as it is done, in whatever order, and the parts are
+joined at the end (:mod:`cp_sudoku.run.resume`); a resumed run counts the
+parts an earlier run left and runs the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+from cp_sudoku.io import Alphabet
+from cp_sudoku.io.entry import Entry
+from cp_sudoku.model import UsageError
+from cp_sudoku.run.chunks import Chunk, chunked, run_chunk
+from cp_sudoku.run.cluster import executor
+from cp_sudoku.run.loop import CHUNK_IN_PROCESS, CHUNK_PER_WORKER, capped, ordered, window
+from cp_sudoku.run.output import columns_of, read_part, table_format
+from cp_sudoku.run.plan import Plan
+from cp_sudoku.run.pool import Executor, cores, workers
+from cp_sudoku.run.resume import Spool
+from cp_sudoku.run.slices import Part, SlicedFile, cut, describe, slice_lines
+from cp_sudoku.run.summary import Summary
+from cp_sudoku.run.work import Checked, Outcome, check
+
+#: Most input lines per slice (a task): a few seconds of work for the fast back ends.
+SLICE_LINES = 3000
+
+
+@dataclass(frozen=True)
+class Input:
+    """How the input is read: its path (None: not a file, e.g. stdin or an argument),
+    the entries of any input (read lazily), and the options a worker reading a
+    slice needs."""
+
+    entries: Callable[[], Iterable[Entry]]
+    path: str | None = None
+    box: tuple[int, int] | None = None
+    alphabet: Alphabet | None = None
+    format: str | None = None
+
+
+@contextmanager
+def check_run(
+    reading: Input,
+    plan: Plan,
+    summary: Summary,
+    *,
+    jobs: int = 1,
+    cluster: str | None = None,
+    output: str | None = None,
+    resume: bool = False,
+    lines: int | None = None,
+    note: Callable[[str], None] = lambda text: None,
+) -> Iterator[Iterator[Outcome[Checked]]]:
+    """The outcomes of checking every puzzle of ``reading``, in input order.
+
+    ``jobs`` worker processes (capped at the cores and the puzzles; the cap is
+    said through ``note``) or the Dask ``cluster``; ``output``: also write the
+    table there (``resume``: continue an interrupted one); ``lines``: input
+    lines per slice (None: sized to the file and the workers, at least four
+    slices per worker, at most :data:`SLICE_LINES`).  A file is cut into
+    slices when there is a table or a cluster; otherwise, and for inputs
+    that cannot be cut, entries are read here and sent in chunks.  Leaving
+    the block early (an interrupt) ends the workers; every slice finished by
+    then is in the spool.
+
+    Raises:
+        UsageError: ``resume`` without ``output``, an input that cannot be cut
+            for a table, a spool of another run, a bad ``--cluster``, Dask or
+            pyarrow missing.
+        PuzzleError, OSError: an unreadable input.
+    """
+    if resume and output is None:
+        raise UsageError("--resume needs --output PATH")
+    if output is not None and table_format(output) == "parquet" and find_spec("pyarrow") is None:
+        raise UsageError("Parquet output needs pyarrow: pip install 'cp-sudoku[parquet]'")
+    if output is not None and reading.path is None:
+        raise UsageError("--output needs a file (one puzzle per line, or CSV)")
+    if resume and output is not None and Spool.complete(output):
+        summary.add_columns(
+            read_part(Path(output), table_format(output), _names(plan)), plan.backends
+        )
+        yield iter(())
+        return
+    wanted = min(jobs, cores()) if cluster is None else jobs
+    file = _sliced(reading, wanted, output, resume, lines, cluster is not None)
+    if file is None:
+        entries, chosen = capped(reading.entries(), jobs)
+        if chosen.note:
+            note(f"cp-sudoku: {chosen.note}")
+        size = CHUNK_IN_PROCESS if chosen.count == 1 and cluster is None else CHUNK_PER_WORKER
+        with executor(chosen.count, cluster) as running:
+            yield _outcomes(chunked(entries, size, check, plan), running, summary)
+        return
+    spool = None
+    done: set[int] = set()
+    if output is not None:
+        spool = Spool(output, described(file, plan, reading), plan.backends, resume=resume)
+        done = spool.done()
+        for index in sorted(done):
+            summary.add_columns(spool.columns(index, _names(plan)), plan.backends)
+    chunks = (
+        Chunk(part.index, check, plan, part=Part(file.source, part, reading.box, reading.alphabet))
+        for part in file.slices
+        if part.index not in done
+    )
+    count = workers(jobs, len(file.slices)).count if cluster is None else jobs
+    with executor(count, cluster) as running:
+        yield _outcomes(chunks, running, summary, spool, len(file.slices))
+
+
+def _outcomes(
+    chunks: Iterable[Chunk[Checked]],
+    running: Executor,
+    summary: Summary,
+    spool: Spool | None = None,
+    slices: int = 0,
+) -> Iterator[Outcome[Checked]]:
+    """Every chunk's outcomes in order, each counted; a table's parts written as they
+    are done and joined at the end."""
+
+    def kept(chunk: Chunk[Checked], outcomes: list[Outcome[Checked]]) -> None:
+        assert spool is not None
+        spool.put(chunk.index, columns_of(outcomes, chunk.plan.backends))
+
+    found = ordered(
+        chunks, running, run_chunk, window=window(running), kept=kept if spool else None
+    )
+    with closing(found):
+        for _, outcomes in found:
+            for outcome in outcomes:
+                summary.add(outcome)
+                yield outcome
+    if spool is not None:
+        spool.finish(slices)
+
+
+def _sliced(
+    reading: Input,
+    wanted: int,
+    output: str | None,
+    resume: bool,
+    lines: int | None,
+    cluster: bool,
+) -> SlicedFile | None:
+    """The input cut into slices when a table or a cluster wants them (and it can be cut)."""
+    if reading.path is None or (output is None and not cluster):
+        return None
+    if lines is None and resume and output is not None:
+        lines = Spool.recorded(output).get("slice_lines")
+    try:
+        return cut(
+            reading.path, lines or slice_lines(reading.path, wanted, SLICE_LINES), reading.format
+        )
+    except UsageError:
+        if output is not None:
+            raise
+        return None  # a cluster reads the other formats here and sends the entries
+
+
+def _names(plan: Plan) -> tuple[str, ...]:
+    from cp_sudoku.run.output import TIMING_SUFFIX, prefix
+
+    return (*Summary.COLUMNS, *(f"{prefix(name)}{TIMING_SUFFIX}" for name in plan.backends))
+
+
+def described(file: SlicedFile, plan: Plan, reading: Input) -> dict[str, Any]:
+    """What the run is, for its spool: a resume must match it."""
+    return describe(file) | {
+        "slice_lines": file.lines,
+        "plan": {
+            "backends": list(plan.backends),
+            "options": {name: dict(options) for name, options in plan.options.items()},
+            "limit": plan.limit,
+            "time_limit": plan.time_limit,
+        },
+        "box": list(reading.box) if reading.box else None,
+        "alphabet": reading.alphabet.symbols if reading.alphabet else None,
+    }
+
+
+def check_to_file(
+    path: str,
+    output: str,
+    plan: Plan,
+    *,
+    jobs: int = 1,
+    cluster: str | None = None,
+    resume: bool = False,
+    slice_lines: int | None = None,
+    box: tuple[int, int] | None = None,
+    alphabet: Alphabet | None = None,
+    format: str | None = None,
+) -> Summary:
+    """Check every puzzle of the file ``path`` into the table ``output`` (Parquet when it
+    ends in ``.parquet``, else JSON lines); the run's summary.  See :func:`check_run`.
+    """
+    from cp_sudoku.io import read_file
+
+    reading = Input(
+        lambda: read_file(path, box=box, alphabet=alphabet, format=format),
+        path,
+        box,
+        alphabet,
+        format,
+    )
+    summary = Summary()
+    with check_run(
+        reading,
+        plan,
+        summary,
+        jobs=jobs,
+        cluster=cluster,
+        output=output,
+        resume=resume,
+        lines=slice_lines,
+    ) as outcomes:
+        for _ in outcomes:
+            pass
+    return summary

@@ -1,0 +1,73 @@
+"""A chunk of a run: the unit of work every executor runs.
+
+A chunk holds the work function, the plan, and its puzzles: either entries
+read by the caller, or a slice of a file (:class:`~cp_sudoku.run.slices.Part`)
+that the worker reads itself, so that a cluster is sent byte offsets rather
+than puzzles.  :func:`run_chunk` is what runs in the worker: in this process,
+in a process pool, on a Dask worker, or in the service's workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from typing import Generic, TypeVar
+
+from cp_sudoku.backends import Backend
+from cp_sudoku.io.entry import Entry
+from cp_sudoku.run.plan import Plan
+from cp_sudoku.run.slices import Part
+from cp_sudoku.run.work import Outcome, Work
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Chunk(Generic[T]):
+    """``work`` with ``plan`` over ``entries`` or over the slice ``part``; ``index`` is the
+    chunk's place in its run (a slice's index).
+
+    ``backends``: back ends already built to run with, in place of the
+    plan's (only in this process: built back ends do not travel).
+    """
+
+    index: int
+    work: Work[T]
+    plan: Plan
+    entries: tuple[Entry, ...] = ()
+    part: Part | None = None
+    backends: tuple[Backend, ...] | None = None
+
+
+def run_chunk(chunk: Chunk[T]) -> list[Outcome[T]]:
+    """The chunk's outcomes, in order: the work's value for every entry with a puzzle,
+    none for an entry that could not be read.  The back ends come from the process's
+    cache (:meth:`Plan.built`), so a worker builds them once.
+
+    Raises:
+        UsageError: the plan names an unknown back end or a bad option.
+    """
+    backends: Sequence[Backend] = chunk.backends or chunk.plan.built()
+    entries = chunk.entries if chunk.part is None else chunk.part.entries()
+    work, plan = chunk.work, chunk.plan
+    return [
+        Outcome(entry, work(entry, backends, plan)) if entry.puzzle is not None else Outcome(entry)
+        for entry in entries
+    ]
+
+
+def chunked(
+    entries: Iterable[Entry],
+    size: int,
+    work: Work[T],
+    plan: Plan,
+    backends: Sequence[Backend] | None = None,
+) -> Iterator[Chunk[T]]:
+    """``entries`` in chunks of ``size``, read lazily (an input of any length)."""
+    it = iter(entries)
+    given = tuple(backends) if backends is not None else None
+    index = 0
+    while batch := tuple(islice(it, size)):
+        yield Chunk(index, work, plan, entries=batch, backends=given)
+        index += 1

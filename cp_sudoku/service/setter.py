@@ -1,0 +1,97 @@
+"""The service's adapter to the setter's workbench (:mod:`cp_sudoku.workbench`).
+
+Beside :mod:`cp_sudoku.service.solving` (whose reading and records it
+reuses), these functions run in the worker processes of
+:mod:`cp_sudoku.service.runner`; they take and return plain picklable values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cp_sudoku.display import verdict_record
+from cp_sudoku.io import alphabet_of
+from cp_sudoku.model import Puzzle
+from cp_sudoku.run import check
+from cp_sudoku.service.solving import Options, _one_puzzle, drawing
+from cp_sudoku.workbench import suggest, true_candidates, why_none
+from cp_sudoku.workbench.core import Core
+
+
+def candidates_one(text: str, options: Options, per_candidate: int = 0) -> dict[str, Any]:
+    """The record of ``candidates --json``: every cell's true candidates (and counts).
+
+    Raises:
+        InputError: the text is not exactly one readable puzzle.
+    """
+    _, puzzle = _one_puzzle(text, options)
+    return true_candidates(puzzle, per_candidate=per_candidate).record()
+
+
+def suggest_one(text: str, options: Options) -> dict[str, Any]:
+    """The record of ``suggest --json``: givens that make the puzzle unique, checked by the
+    request's back ends.
+
+    Raises:
+        InputError: the text is not exactly one readable puzzle.
+    """
+    _, puzzle = _one_puzzle(text, options)
+    return suggest(puzzle, options.plan().built()).record()
+
+
+def why_one(text: str, options: Options) -> dict[str, Any]:
+    """The core and deduction steps of a puzzle without solution (empty core otherwise).
+
+    Raises:
+        InputError: the text is not exactly one readable puzzle.
+    """
+    _, puzzle = _one_puzzle(text, options)
+    return why_none(puzzle).record()
+
+
+def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[str, Any]:
+    """Everything the page's workbench view shows of one puzzle.
+
+    ``check`` (the ``check --json`` record: status, ``count`` in words,
+    ``differ``), ``drawing`` (as ``/v1/check?drawing=true``, with the
+    first solution), ``second`` (the second solution's values in the
+    drawing's layout, for multiple), ``candidates`` (true candidates),
+    ``suggestion`` (for multiple), ``core`` (for none; its ``cells`` are the
+    ones to highlight).
+
+    Raises:
+        InputError: the text is not exactly one readable puzzle.
+    """
+    entry, puzzle = _one_puzzle(text, options)
+    plan = options.plan()
+    backends = plan.built()
+    checked = check(entry, backends, plan)
+    verdict = checked.verdict
+    shown = verdict.solution or (verdict.solutions[0] if verdict.solutions else None)
+    record: dict[str, Any] = {
+        "check": verdict_record(entry, verdict, checked.mismatch),
+        "drawing": drawing(puzzle, shown),
+        "second": _layout(puzzle, verdict.solutions[1]) if len(verdict.solutions) > 1 else None,
+        "candidates": true_candidates(puzzle, per_candidate=per_candidate).record(),
+        "suggestion": None,
+        "core": None,
+    }
+    if verdict.status == "multiple":
+        record["suggestion"] = suggest(puzzle, backends).record()
+    elif verdict.status == "none" and verdict.agree:
+        core: Core = why_none(puzzle)
+        record["core"] = core.record()
+        if verdict.reason is None and core.members:
+            record["check"]["reason"] = f"{core.sentence()}; deduction: {core.steps.summary()}"
+    return record
+
+
+def _layout(puzzle: Puzzle, grid: tuple[int, ...]) -> list[str]:
+    """A grid's values as the drawing's row-major text list ('' off the cells)."""
+    alphabet = alphabet_of(puzzle)
+    values = dict(zip(puzzle.cells, grid, strict=True))
+    return [
+        alphabet.symbol(values[(r, c)]) if (r, c) in values else ""
+        for r in range(puzzle.rows)
+        for c in range(puzzle.cols)
+    ]

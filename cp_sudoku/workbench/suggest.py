@@ -1,0 +1,216 @@
+"""Which givens to add so that a multiple puzzle becomes unique.
+
+Each proposal singles out one solution, the *target* (the first one the SAT
+solver finds): a set H of its cells whose target values, added as givens,
+leave no other solution.  H works exactly when it *hits* every other
+solution t, that is, holds a cell where t differs from the target; the
+fewest givens for that target is a minimum hitting set of those difference
+sets.  It is found by *implicit hitting sets* (the scheme of MaxHS: Davies
+and Bacchus, "Solving MAXSAT by Solving a Sequence of Simpler MaxSAT
+Instances", CP 2011):
+
+1. greedy: while the target's values on H, as assumptions, allow another
+   solution t (one SAT call with the target blocked), add to H the cell of
+   t's difference set that hits the most difference sets seen; then drop
+   every cell of H that is not needed (one call each);
+2. exact, within ``rounds``: a minimum hitting set of the difference sets
+   seen so far (RC2 MaxSAT, ``pysat.examples.rc2``: Ignatiev, Morgado and
+   Marques-Silva, JSAT 2019) is a lower bound; if it leaves no other
+   solution it is optimal, else its counterexample joins the sets.  When the
+   bound reaches the greedy size, the greedy set is proven minimum.
+
+Every proposal is checked: the puzzle with the added givens goes through
+the cross-check (:func:`cp_sudoku.crosscheck.crosscheck`), which must say
+``unique``.  The minimum is over proposals that single out this target; a
+different solution may need fewer, so ``targets`` solutions are tried (the
+first found, then others met) and the smallest proposal kept
+(``docs/performance.md`` compares with brute force on small grids).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF
+from pysat.solvers import Solver
+
+from cp_sudoku.backends import DEFAULT_BACKENDS, Backend
+from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.encodings.cnf import Cnf, to_cnf
+from cp_sudoku.model import Cell, Grid, Puzzle, UsageError, cell_name, violations
+
+#: The incremental solver (python-sat name).
+SOLVER = "minisat22"
+#: Exact rounds after the greedy set: each is one MaxSAT and one SAT call.
+ROUNDS = 30
+#: Solutions tried as the target.
+TARGETS = 4
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """Givens to add, and the evidence.
+
+    - ``givens``: ``(cell, value)`` pairs, row-major; empty when the puzzle
+      is already unique or has no solution;
+    - ``target``: the solution they single out (None when there is none);
+    - ``optimal``: proven the fewest givens that single out ``target``;
+      ``lower_bound``: the fewest any such set can have, as proven;
+    - ``solutions_seen``: other solutions met (difference sets);
+    - ``status``: the cross-check's verdict on the puzzle with the givens
+      added (``unique`` for every proposal; ``none`` for a puzzle without
+      solution; ``unknown`` if a back end stopped); ``agree`` its agreement;
+    - ``seconds``: wall-clock time, the cross-check included.
+    """
+
+    givens: tuple[tuple[Cell, int], ...]
+    target: Grid | None
+    optimal: bool
+    lower_bound: int
+    solutions_seen: int
+    status: str
+    agree: bool
+    seconds: float
+
+    def record(self) -> dict[str, Any]:
+        """JSON-ready: ``givens`` (``[{"cell": "r1c2", "value": 4}]``), ``added``, ``optimal``,
+        ``lower_bound``, ``solutions_seen``, ``status`` (after adding), ``agree``,
+        ``seconds``."""
+        return {
+            "givens": [{"cell": cell_name(c), "value": v} for c, v in self.givens],
+            "added": len(self.givens),
+            "optimal": self.optimal,
+            "lower_bound": self.lower_bound,
+            "solutions_seen": self.solutions_seen,
+            "status": self.status,
+            "agree": self.agree,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def suggest(
+    puzzle: Puzzle,
+    backends: Iterable[str | Backend] | str | Backend = DEFAULT_BACKENDS,
+    *,
+    rounds: int = ROUNDS,
+    targets: int = TARGETS,
+) -> Suggestion:
+    """Givens that make ``puzzle`` unique (module docstring), checked by ``backends``.
+
+    ``targets``: how many solutions to try as the target (the first found,
+    then the other solutions met, in order); the smallest proposal wins.
+
+    Raises:
+        UsageError: ``rounds`` negative or ``targets`` below 1, or a bad back-end name.
+        RuntimeError: the solver returned a grid the checker rejects (a bug).
+    """
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+        raise UsageError(f"rounds must be an integer >= 0, got {rounds!r}")
+    if isinstance(targets, bool) or not isinstance(targets, int) or targets < 1:
+        raise UsageError(f"targets must be an integer >= 1, got {targets!r}")
+    start = time.perf_counter()
+    cnf = to_cnf(puzzle, "optimised")
+    with Solver(name=SOLVER, bootstrap_with=cnf.clauses) as sat:
+        first = _checked(puzzle, cnf, sat) if sat.solve() else None
+    best: tuple[list[int], bool, int, Grid] | None = None
+    met: dict[Grid, None] = {}
+    queue = [first] if first is not None else []
+    while queue and targets > 0:
+        target = queue.pop(0)
+        targets -= 1
+        with Solver(name=SOLVER, bootstrap_with=cnf.clauses) as sat:
+            search = _Search(puzzle, cnf, sat, target)
+            chosen, optimal, bound = search.run(rounds)
+        queue.extend(grid for grid in search.others if grid not in met and grid != first)
+        met.update(dict.fromkeys(search.others))
+        if best is None or len(chosen) < len(best[0]):
+            best = (chosen, optimal, bound, target)
+        if len(best[0]) <= 1:
+            break  # nothing can do better than one given (none when already unique)
+    chosen, optimal, bound, target = best or ([], True, 0, None)
+    givens = tuple(sorted((puzzle.cells[i], target[i]) for i in chosen)) if target else ()
+    verdict = crosscheck(replace(puzzle, givens={**puzzle.givens, **dict(givens)}), backends)
+    return Suggestion(
+        givens=givens,
+        target=target,
+        optimal=optimal,
+        lower_bound=bound,
+        solutions_seen=len(met),
+        status=verdict.status,
+        agree=verdict.agree,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _checked(puzzle: Puzzle, cnf: Cnf, sat: Solver) -> Grid:
+    """The solver's model as a grid, re-checked by the checker."""
+    grid = cnf.decode(sat.get_model())
+    broken = violations(puzzle, grid)
+    if broken:
+        raise RuntimeError(f"{SOLVER} returned a grid that is not a solution: {broken[0]}")
+    return grid
+
+
+class _Search:
+    """One target, the other solutions met (with their difference sets), the SAT calls."""
+
+    def __init__(self, puzzle: Puzzle, cnf: Cnf, sat: Solver, target: Grid) -> None:
+        self.puzzle, self.cnf, self.sat, self.target = puzzle, cnf, sat, target
+        self.others: dict[Grid, frozenset[int]] = {}  # each other solution met, in order
+        sat.add_clause(cnf.blocking_clause(target))  # [] when every cell is given
+
+    def other(self, chosen: Iterable[int]) -> frozenset[int] | None:
+        """The difference set of another solution agreeing with the target on
+        ``chosen``, recorded; None when there is none (``chosen`` works)."""
+        literal, target = self.cnf.literal, self.target
+        if not self.sat.solve(assumptions=[literal[i][target[i]] for i in chosen]):
+            return None
+        grid = _checked(self.puzzle, self.cnf, self.sat)
+        diff = frozenset(i for i, v in enumerate(grid) if v != target[i])
+        self.others[grid] = diff
+        return diff
+
+    def run(self, rounds: int) -> tuple[list[int], bool, int]:
+        """(cells chosen, proven the fewest for the target, lower bound)."""
+        chosen = self.greedy()
+        if not chosen:
+            return [], True, 0
+        bound = 1
+        for _ in range(rounds):
+            best = minimum_hitting_set(list(self.others.values()))
+            bound = len(best)
+            if bound >= len(chosen):
+                return chosen, True, len(chosen)
+            if self.other(best) is None:
+                return sorted(best), True, bound
+        return chosen, False, bound
+
+    def greedy(self) -> list[int]:
+        """Cells added one by one until the target is singled out, then pruned."""
+        chosen: list[int] = []
+        while (diff := self.other(chosen)) is not None:
+            diffs = self.others.values()
+            chosen.append(max(sorted(diff), key=lambda i: sum(i in d for d in diffs)))
+        for i in list(reversed(chosen)):
+            rest = [j for j in chosen if j != i]
+            if self.other(rest) is None:
+                chosen = rest
+        return sorted(chosen)
+
+
+def minimum_hitting_set(sets: list[frozenset[int]]) -> list[int]:
+    """A smallest set of elements meeting every one of ``sets`` (RC2 MaxSAT; elements
+    are non-negative integers)."""
+    wcnf = WCNF()
+    elements = sorted(set().union(*sets))
+    for s in sets:
+        wcnf.append([i + 1 for i in sorted(s)])
+    for i in elements:
+        wcnf.append([-(i + 1)], weight=1)
+    with RC2(wcnf) as rc2:
+        model = rc2.compute()
+    return [i for i in elements if model[i] > 0] if model is not None else []

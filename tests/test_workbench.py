@@ -1,0 +1,179 @@
+"""The setter's workbench: differences, true candidates, cores and suggested givens,
+each compared with an independent answer (enumeration by the backtracker, another back end)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import lines
+from workbench_support import (
+    contradictory,
+    enumerated,
+    enumerated_candidates,
+    fewest_givens,
+)
+
+from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.killer import killer
+from cp_sudoku.model import UsageError, violations
+from cp_sudoku.puzzles import generated_sudoku
+from cp_sudoku.workbench import (
+    count_words,
+    differences,
+    suggest,
+    true_candidates,
+    why_none,
+)
+from cp_sudoku.workbench.core import check_core
+
+THREE_SOLUTIONS = "34..12.....3...."
+
+
+def pair_killer(targets: tuple[int, ...] = (3, 7, 7, 3, 3, 7, 7, 3)):
+    """A 4x4 Killer whose cages are the two halves of each row, with these sums."""
+    cells = [[(r, c), (r, c + 1)] for r in range(4) for c in (0, 2)]
+    return killer(list(zip(targets, cells, strict=True)), size=4, box=(2, 2))
+
+
+#: Exactly two solutions (models/sudoku-9x9-multiple.txt, line 2).
+TWO_SOLUTIONS = "349618572782359...651742389273895...195476238864231957527164893918523764436987125"
+
+
+def test_differences_name_each_cell_and_both_values() -> None:
+    puzzle = parse_line(THREE_SOLUTIONS)
+    verdict = crosscheck(puzzle, "sat")
+    first, second = verdict.solutions[:2]
+    found = differences(puzzle, first, second)
+    assert found and all(first[puzzle.index[d.cell]] == d.values[0] for d in found)
+    assert all(second[puzzle.index[d.cell]] == d.values[1] for d in found)
+    assert len(found) == sum(a != b for a, b in zip(first, second, strict=True))
+    assert found[0].record()["cell"].startswith("r")
+
+
+def test_count_words_say_what_is_known() -> None:
+    puzzle = parse_line(THREE_SOLUTIONS)
+    # three back ends, limit 2: each stopped at 2, whatever the distinct grids add up to
+    assert count_words(crosscheck(puzzle, limit=2)) == (
+        "at least 2 solutions (search stopped at the limit)"
+    )
+    assert count_words(crosscheck(puzzle, limit=10)) == "exactly 3 solutions"
+    # a puzzle with exactly 2: the sat search ends below the limit of 5
+    assert count_words(crosscheck(parse_line(TWO_SOLUTIONS), "sat", limit=5)) == (
+        "exactly 2 solutions"
+    )
+    assert count_words(crosscheck(parse_line(TWO_SOLUTIONS), "sat", limit=2)) == (
+        "at least 2 solutions (search stopped at the limit)"
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_true_candidates_equal_enumeration_on_6x6(seed: int) -> None:
+    puzzle, _ = generated_sudoku((2, 3), blank_fraction=0.6, seed=seed)
+    grids = enumerated(puzzle)
+    found = true_candidates(puzzle, per_candidate=1_000)
+    assert dict(found.values) == enumerated_candidates(puzzle, grids)
+    assert all(not violations(puzzle, grid) for grid in found.grids)
+    for (cell, value), count in found.counts.items():
+        i = puzzle.index[cell]
+        assert count == sum(grid[i] == value for grid in grids), (cell, value)
+    assert found.status == ("multiple" if len(grids) > 1 else "unique")
+
+
+def test_true_candidates_cap_and_unique_and_none() -> None:
+    puzzle = parse_line(THREE_SOLUTIONS)
+    capped = true_candidates(puzzle, per_candidate=2)
+    assert max(capped.counts.values()) == 2 and capped.record()["cap"] == 2
+    assert capped.counts[((0, 0), 3)] == 2  # a given: the puzzle's count, capped
+    unique = true_candidates(parse_line("1234341221434321"[:-1] + "."))
+    assert unique.status == "unique" and all(len(v) == 1 for v in unique.values.values())
+    none = true_candidates(parse_line("12.......3.4..4."))
+    assert none.status == "none" and not any(none.values.values())
+    with pytest.raises(UsageError):
+        true_candidates(puzzle, per_candidate=-1)
+
+
+def test_true_candidates_equal_enumeration_on_serg_sample(data: Path) -> None:
+    for line in lines(data / "sudoku" / "serg-benchmark-multi.txt", 10, step=997):
+        puzzle = parse_line(line)
+        assert dict(true_candidates(puzzle).values) == enumerated_candidates(
+            puzzle, enumerated(puzzle)
+        )
+
+
+def test_true_candidates_of_a_killer_equal_enumeration() -> None:
+    puzzle = pair_killer()
+    assert dict(true_candidates(puzzle).values) == enumerated_candidates(puzzle, enumerated(puzzle))
+
+
+def _made_none(data: Path, count: int) -> list:
+    made = []
+    for line in lines(data / "sudoku" / "serg-benchmark-multi.txt", 40, step=211):
+        puzzle = contradictory(parse_line(line))
+        if puzzle is not None:
+            made.append(puzzle)
+        if len(made) == count:
+            break
+    return made
+
+
+def test_cores_are_unsatisfiable_and_minimal_by_other_back_ends(data: Path) -> None:
+    for puzzle in _made_none(data, 3):
+        assert crosscheck(puzzle).status == "none"
+        core = why_none(puzzle, check_backend="cpsat")
+        assert core.members and core.minimal is True
+        assert core.checks["core"] == "unsatisfiable"
+        assert check_core(puzzle, core.members, "backtrack")["dropped"] == ["satisfiable"] * len(
+            core.members
+        )
+        musx = why_none(puzzle, smallest=False, check_backend="backtrack")
+        assert musx.minimal is True and len(musx.members) >= len(core.members)
+        assert "cannot all hold; drop any one of them and a solution exists" in core.sentence()
+
+
+def test_core_of_a_killer_names_the_cage() -> None:
+    # three cages of sum 3 (each {1,2}) in rows 1 and 2: two of them share a row or a box
+    puzzle = pair_killer((3, 3, 7, 3, 3, 7, 7, 3))
+    assert crosscheck(puzzle).status == "none"
+    core = why_none(puzzle)
+    texts = [m.text for m in core.members]
+    assert len(texts) == 3 and sum(t.startswith("cage 3+") for t in texts) == 2
+    assert texts[0] in ("row 1", "row 2", "box 1", "box 2")
+    assert core.minimal is True
+
+
+def test_a_solvable_puzzle_has_no_core() -> None:
+    core = why_none(parse_line(THREE_SOLUTIONS))
+    assert core.members == () and core.record()["sentence"] is None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_suggestions_are_unique_and_fewest_on_small_grids(seed: int) -> None:
+    box = (2, 2) if seed % 2 else (2, 3)
+    puzzle, _ = generated_sudoku(box, blank_fraction=0.75 if box == (2, 2) else 0.6, seed=seed)
+    grids = enumerated(puzzle)
+    found = suggest(puzzle)
+    if len(grids) == 1:
+        assert found.givens == () and found.status == "unique"
+        return
+    assert found.status == "unique" and found.agree
+    added = replace(puzzle, givens={**puzzle.givens, **dict(found.givens)})
+    assert len(enumerated(added)) == 1
+    for cell, value in found.givens:
+        assert found.target is not None and found.target[puzzle.index[cell]] == value
+    assert found.optimal and found.target is not None
+    # the fewest for its target, as the brute force finds; another target may need fewer
+    assert len(found.givens) == fewest_givens(puzzle, grids, [found.target])
+    assert fewest_givens(puzzle, grids) <= len(found.givens)
+
+
+def test_suggest_on_serg_multi_sample_and_a_killer(data: Path) -> None:
+    for line in lines(data / "sudoku" / "serg-benchmark-multi.txt", 5, step=1999):
+        puzzle = parse_line(line)
+        found = suggest(puzzle)
+        assert found.status == "unique" and found.givens
+    puzzle = pair_killer()
+    found = suggest(puzzle, ["cpsat", "backtrack"])
+    assert found.status == "unique" and len(found.givens) >= 1

@@ -1,0 +1,90 @@
+"""The workbench commands: candidates, suggest, check --explain, and solve on none."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cp_sudoku.cli import main
+
+THREE_SOLUTIONS = "34..12.....3...."
+TUTORIAL_4X4 = "......122..4.4.."
+#: A 9x9 whose added given r1c4=6 has no solution, with no clash of clues
+#: (serg-benchmark-multi.txt line 1 plus that given).
+HIDDEN_NONE = "8..6......95.......76.........426798...571243...893165......916....3.487....1.532"
+
+
+def invoke(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, list(args), env={"COLUMNS": "200"})
+
+
+def test_candidates_text_and_json() -> None:
+    text = invoke("candidates", THREE_SOLUTIONS)
+    assert text.exit_code == 1
+    assert text.stdout.splitlines()[:5] == [
+        "  3   4 |  12  12",
+        "  1   2 |   3   4",
+        "--------+--------",
+        " 24   1 |  24   3",
+        " 24   3 | 124  12",
+    ]
+    assert "multiple: " in text.stdout and "refuted" in text.stdout
+    record = json.loads(
+        invoke("candidates", THREE_SOLUTIONS, "--json", "--per-candidate", "5").stdout
+    )
+    assert record["status"] == "multiple" and record["candidates"]["r1c3"] == [1, 2]
+    assert (
+        record["counts"]["r1c3"] == {"1": 2, "2": 1} or sum(record["counts"]["r1c3"].values()) == 3
+    )
+    assert record["cap"] == 5
+    unique = invoke("candidates", TUTORIAL_4X4, "--json")
+    assert unique.exit_code == 0 and json.loads(unique.stdout)["status"] == "unique"
+
+
+def test_suggest_text_and_json() -> None:
+    text = invoke("suggest", THREE_SOLUTIONS)
+    assert text.exit_code == 0
+    assert text.stdout.startswith("add r") and "unique by the cross-check" in text.stdout
+    record = json.loads(invoke("suggest", THREE_SOLUTIONS, "--json").stdout)
+    assert record["status"] == "unique" and record["added"] == len(record["givens"]) == 1
+    assert invoke("suggest", TUTORIAL_4X4).stdout == "already unique: nothing to add\n"
+    none = invoke("suggest", "12.......3.4..4.")
+    assert none.exit_code == 1 and "no solution" in none.stdout
+
+
+@pytest.mark.parametrize("command", ["candidates", "suggest"])
+def test_bad_input_is_one_line_and_exit_2(command: str) -> None:
+    result = invoke(command, "12x")
+    checked = invoke("check", "12x")
+    assert result.exit_code == checked.exit_code == 2
+    assert result.stderr.strip().splitlines() == checked.stderr.strip().splitlines()[:1]
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["candidates", "suggest"])
+def test_help_has_examples_and_exit_codes(command: str) -> None:
+    result = invoke(command, "--help")
+    assert result.exit_code == 0
+    assert "Examples:" in result.stdout and "Exit codes:" in result.stdout
+
+
+def test_check_explain_json_has_core_and_differ() -> None:
+    none = json.loads(invoke("check", HIDDEN_NONE, "--json", "--explain").stdout)
+    assert none["status"] == "none" and "cannot all hold" in none["reason"]
+    assert none["core"]["minimal"] is True and none["core"]["checked_by"] == "backtrack"
+    assert "column 5" in [m["text"] for m in none["core"]["core"]]
+    multiple = json.loads(invoke("check", THREE_SOLUTIONS, "--json").stdout)
+    assert multiple["count"] == "at least 2 solutions (search stopped at the limit)"
+    assert multiple["differ"] and all(set(d) == {"cell", "values"} for d in multiple["differ"])
+
+
+def test_check_explain_text_and_solve_on_none() -> None:
+    check = invoke("check", HIDDEN_NONE, "--explain")
+    assert "Core: these 5 givens" in check.stdout and "Deduction: " in check.stdout
+    solve = invoke("solve", HIDDEN_NONE, "--backend", "sat")
+    assert "None: the puzzle has no solution." in solve.stdout
+    assert "Core: " in solve.stdout and "(confirmed by backtrack)" in solve.stdout
+    two = invoke("check", THREE_SOLUTIONS, "--explain")
+    assert "Solution 1" in two.stdout and "Differ at " in two.stdout
