@@ -45,6 +45,7 @@ from cp_sudoku.io.grammar import skipped
 from cp_sudoku.io.options import ReadOptions
 from cp_sudoku.kinds.grid import sudoku_units
 from cp_sudoku.model import Cell, Grid, Puzzle, PuzzleError, cell_name
+from cp_sudoku.model.puzzle import cells_of
 
 #: The largest grid f-puzzles draws.
 MAX_SIZE = 16
@@ -60,6 +61,8 @@ COSMETIC = frozenset(
 COSMETIC_CELL = frozenset({"centerPencilMarks", "cornerPencilMarks", "c", "cArray", "parity"})
 #: Cell fields that carry the grid.
 CELL_FIELDS = frozenset({"value", "given", "region", "givenPencilMarks"})
+#: Region labels, in the order of each region's first cell.
+LABELS = "ABCDEFGHIJKLMNOP"
 #: The boolean keys and what they add.
 BOOLEAN_KEYS = ("diagonal+", "diagonal-", "antiknight", "antiking", "disjointgroups")
 _CELL = re.compile(r"R(\d+)C(\d+)", re.IGNORECASE)
@@ -200,23 +203,28 @@ class Reader:
         return members
 
     def puzzle(self, name: str) -> Puzzle:
-        """The puzzle: rows, columns, regions, then the rules in :data:`KEYS` order."""
+        """The puzzle: rows, columns, regions, then the rules in :data:`KEYS` order.
+
+        Default boxes make a ``sudoku``; regions that cover the grid a ``jigsaw``
+        (regions labelled A, B, ... in the order of their first cell); otherwise
+        (some cell in no region) rows and columns make a Latin square (kind
+        ``futoshiki``, with no relation) and the regions are added as units.
+        """
         n = self.n
-        regions = self.regions()
+        regions = sorted(self.regions().values())
+        self.region_cells = dict(sorted(self.regions().items()))
         h, w = default_box(n)
-        boxes = sudoku_units(n, (h, w) if h > 1 else None)
         default = all(self.region[(r, c)] == (r // h) * h + c // w for r, c in self.region)
-        if default:
-            units: tuple[Unit, ...] = boxes
+        named = tuple(
+            Unit(f"region {LABELS[k]}", cells, "region") for k, cells in enumerate(regions)
+        )
+        extra: tuple[Unit, ...] = ()
+        if default and h > 1:
+            kind, units = "sudoku", sudoku_units(n, (h, w))
+        elif len(regions) == n:
+            kind, units = "jigsaw", sudoku_units(n, None) + named
         else:
-            lines = {frozenset(u.cells) for u in sudoku_units(n, None)}
-            units = sudoku_units(n, None) + tuple(
-                Unit(f"region {k + 1}", cells, "region")
-                for k, cells in sorted(regions.items())
-                if frozenset(cells) not in lines
-            )
-        self.units = units
-        self.region_cells = regions
+            kind, units, extra = "futoshiki", sudoku_units(n, None), named
         rules: list[Constraint] = []
         for key, read in KEYS.items():
             if key in self.data:
@@ -224,12 +232,12 @@ class Reader:
         return Puzzle(
             n,
             n,
-            tuple((r, c) for r in range(n) for c in range(n)),
+            cells_of(n, n),
             n,
-            constraints=(*units, *self.constraints, *rules),
+            constraints=(*units, *extra, *self.constraints, *rules),
             givens=self.givens,
-            kind="sudoku" if default else "jigsaw",
-            box=(h, w) if default and h > 1 else None,
+            kind=kind,
+            box=(h, w) if kind == "sudoku" else None,
             name=name,
         )
 

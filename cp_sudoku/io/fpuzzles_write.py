@@ -11,7 +11,6 @@ compared with other neighbours) is refused with a message naming it.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from cp_sudoku.constraints import Cage, Constraint, Unit, Visibility
@@ -119,19 +118,10 @@ def _regions(data: Data, regions: list[Unit], n: int) -> None:
                for k in range(n)}  # fmt: skip
     if {frozenset(u.cells) for u in regions} == default and (h > 1 or not regions):
         return
-    taken: set[int] = set()
-    numbers = []
-    for unit in regions:
-        found = re.fullmatch(r"region (\d+)", unit.name)
-        number = int(found.group(1)) - 1 if found else -1
-        if number < 0 or number in taken:
-            number = next(k for k in range(len(regions) + n) if k not in taken)
-        taken.add(number)
-        numbers.append(number)
     for r in range(n):
         for c in range(n):
             data["grid"][r][c]["region"] = None
-    for number, unit in zip(numbers, regions, strict=True):
+    for number, unit in enumerate(regions):
         for r, c in unit.cells:
             data["grid"][r][c]["region"] = number
 
