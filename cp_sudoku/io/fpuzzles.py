@@ -439,8 +439,11 @@ def _outside(reader: Reader, key: str) -> Iterator[Constraint]:
             yield _type_of(key)(cells, total)  # type: ignore[call-arg]
 
 
-def _lines(reader: Reader, key: str) -> Iterator[Constraint]:
-    cls = _type_of(key)
+def _each_line(
+    reader: Reader, key: str, build: Callable[[dict[str, Any], list[Cell]], Constraint]
+) -> Iterator[Constraint]:
+    """``build(item, cells)`` for each line of each item of a ``lines`` key; a fault in a
+    line is reported under ``key[i]``."""
     for where, item in reader.items(key):
         lines = item.get("lines")
         if not isinstance(lines, list) or not lines:
@@ -448,31 +451,32 @@ def _lines(reader: Reader, key: str) -> Iterator[Constraint]:
         for line in lines:
             cells = reader.cells(line, where)
             try:
-                if cls is Whispers:
-                    gap = reader.number(item.get("value"), where, (reader.n + 1) // 2)
-                    yield Whispers(cells, gap or 0)
-                elif cls is EntropicLine:
-                    yield EntropicLine(cells, reader.n)
-                elif cls is RegionSumLine:
-                    yield RegionSumLine.cut(cells, reader.region)
-                else:
-                    yield cls(cells)  # type: ignore[call-arg]
+                yield build(item, cells)
             except PuzzleError as error:
                 raise PuzzleError(f"{where}: {error.message}", cells=error.cells) from None
+
+
+def _lines(reader: Reader, key: str) -> Iterator[Constraint]:
+    cls = _type_of(key)
+
+    def build(item: dict[str, Any], cells: list[Cell]) -> Constraint:
+        if cls is Whispers:
+            gap = reader.number(item.get("value"), f"{key}: value", (reader.n + 1) // 2)
+            return Whispers(cells, gap or 0)
+        if cls is EntropicLine:
+            return EntropicLine(cells, reader.n)
+        if cls is RegionSumLine:
+            return RegionSumLine.cut(cells, reader.region)
+        return cls(cells)  # type: ignore[call-arg]
+
+    return _each_line(reader, key, build)
 
 
 def _arrow(reader: Reader, key: str) -> Iterator[Constraint]:
-    for where, item in reader.items(key):
-        circle = reader.cells(item.get("cells", []), where)
-        lines = item.get("lines")
-        if not isinstance(lines, list) or not lines:
-            raise PuzzleError(f"{where}: expected 'lines', a list of lists of cells")
-        for line in lines:
-            cells = reader.cells(line, where)
-            try:
-                yield Arrow(circle, cells[1:])
-            except PuzzleError as error:
-                raise PuzzleError(f"{where}: {error.message}", cells=error.cells) from None
+    def build(item: dict[str, Any], cells: list[Cell]) -> Constraint:
+        return Arrow(reader.cells(item.get("cells", []), key), cells[1:])
+
+    return _each_line(reader, key, build)
 
 
 #: Every rule key, in the order its constraints are added, and its reader.
