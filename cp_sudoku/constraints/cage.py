@@ -16,8 +16,8 @@ from cp_sudoku.constraints.base import (
     parse_int,
     register,
 )
-from cp_sudoku.model.errors import Cell, PuzzleError
-from cp_sudoku.model.numbers import MAX_DIGITS, in_range
+from cp_sudoku.errors import Cell, PuzzleError
+from cp_sudoku.numbers import MAX_DIGITS, in_range
 
 #: Cage operations: sum, difference, product, quotient, ``=`` for a one-cell
 #: cage that gives its value, ``?`` for a hidden operator (any of ``+ - * /``).
@@ -120,15 +120,12 @@ class Cage(Constraint):
         op = "" if self.op in "=?" else self.op
         return f"cage {self.target}{op} {cells_text(self.cells)}"
 
-    @property
-    def label(self) -> str:
-        """The clue as drawn: ``11+``, ``3`` (``=`` and ``?`` show no operator)."""
-        return f"{self.target}{'' if self.op in '=?' else self.op}"
-
     def marks(self) -> tuple[Mark, ...]:
-        """A dashed outline with the clue at its top-left (``11+``, ``11`` for a Killer sum)."""
-        label = str(self.target) if self.distinct and self.op == "+" else self.label
-        return (Mark("cage", self.cells, label),)
+        """A dashed outline with the clue at its top-left: ``11`` for a sum with distinct
+        values (Killer) or a given value (``=``), else the target and operation (``11+``,
+        ``6?``)."""
+        plain = self.op == "=" or (self.distinct and self.op == "+")
+        return (Mark("cage", self.cells, str(self.target) if plain else f"{self.target}{self.op}"),)
 
     def to_text(self) -> str:
         """``cage <target><op> [distinct] <cell> ...`` (``cage 11+ distinct r1c1 r2c1``)."""
