@@ -177,3 +177,39 @@ def test_suggest_on_serg_multi_sample_and_a_killer(data: Path) -> None:
     puzzle = pair_killer()
     found = suggest(puzzle, ["cpsat", "backtrack"])
     assert found.status == "unique" and len(found.givens) >= 1
+
+
+def test_candidates_certificate_verifies_and_tampering_is_caught(tmp_path: Path) -> None:
+    pytest.importorskip("dratify", reason="pip install 'cp-sudoku[proof]'")
+    import json
+
+    from cp_sudoku.verify.candidates import certify_candidates
+    from cp_sudoku.verify.check import verify
+
+    done = certify_candidates(parse_line(THREE_SOLUTIONS), tmp_path, "three")
+    assert done.failures == () and done.refuted == 4 and done.proof_lines > 0
+    assert verify(done.path).holds
+    record = json.loads(done.path.read_text())
+    assert record["status"] == "candidates" and record["checked"] is True
+
+    def tampered(change) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
+        edited = json.loads(done.path.read_text())
+        change(edited)
+        path = tmp_path / "edited.cert.json"
+        path.write_text(json.dumps(edited))
+        return verify(path).failures
+
+    def drop_kept(r: dict) -> None:  # type: ignore[type-arg]
+        r["candidates"]["r1c3"] = [1]
+
+    def add_removed(r: dict) -> None:  # type: ignore[type-arg]
+        r["candidates"]["r3c1"] = [2, 3, 4]
+
+    def drop_witness(r: dict) -> None:  # type: ignore[type-arg]
+        r["solutions"] = r["solutions"][:1]
+
+    assert any("r1c3" in f for f in tampered(drop_kept))
+    assert any("r3c1" in f for f in tampered(add_removed))
+    assert tampered(drop_witness)
+    (tmp_path / "three.drat").write_text("0\n")
+    assert any("proof" in f for f in verify(done.path).failures)

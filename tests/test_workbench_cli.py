@@ -88,3 +88,12 @@ def test_check_explain_text_and_solve_on_none() -> None:
     assert "Core: " in solve.stdout and "(confirmed by backtrack)" in solve.stdout
     two = invoke("check", THREE_SOLUTIONS, "--explain")
     assert "Solution 1" in two.stdout and "Differ at " in two.stdout
+
+
+def test_candidates_certify_then_verify(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("dratify", reason="pip install 'cp-sudoku[proof]'")
+    made = invoke("candidates", THREE_SOLUTIONS, "--certify", str(tmp_path))
+    assert made.exit_code == 1  # multiple
+    assert "verified, 4 removed candidates refuted by a" in made.stdout
+    checked = invoke("verify", str(tmp_path))
+    assert checked.exit_code == 0 and "holds (candidates; proof checked in" in checked.stdout

@@ -3,9 +3,11 @@
 Values inside the search are ``1..n`` (``n`` = the number of values); a
 puzzle whose values start at 0 (Skyscraper empty cells) is shifted up by one
 on the way in and back on the way out.  Every constraint other than a unit
-becomes an allowed-tuple table (a sum cage with distinct values: its digit
-sets), pruned to generalised arc consistency by ``mrv`` and checked when
-complete by ``plain``.
+(or an all-different) becomes an allowed-tuple table (a sum cage with distinct
+values: its digit sets), pruned to generalised arc consistency by ``mrv`` and
+checked when complete by ``plain``.  A table is enumerated from the type's own
+``holds`` and ``prefix_ok``, so every type works; past the table cap the puzzle
+is declined.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
+from cp_sudoku.constraints import AllDifferent
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
 
@@ -50,18 +53,19 @@ def compile_puzzle(puzzle: Puzzle) -> CompiledShape:
     shift = 1 - puzzle.min_value
     n = puzzle.max_value + shift
     size = len(puzzle.cells)
-    groups = [[index[c] for c in unit.cells] for unit in puzzle.units]
+    differ = [c for c in puzzle.constraints if isinstance(c, Unit | AllDifferent)]
+    groups = [[index[c] for c in unit.cells] for unit in differ]
     groups += [[index[c] for c in cage.cells] for cage in puzzle.cages if cage.distinct]
     peer_sets: list[set[int]] = [set() for _ in range(size)]
     for group in groups:
         for i in group:
             peer_sets[i].update(group)
     peers = [sorted(s - {i}) for i, s in enumerate(peer_sets)]
-    full_units = [[index[c] for c in u.cells] for u in puzzle.units if len(u.cells) == n]
+    full_units = [[index[c] for c in u.cells] for u in differ if len(u.cells) == n]
     cages: list[tuple[list[int], list[int], bool]] = []
     cages_of: list[list[int]] = [[] for _ in range(size)]
     for constraint in puzzle.constraints:
-        if isinstance(constraint, Unit):
+        if isinstance(constraint, Unit | AllDifferent):
             continue
         members = [index[c] for c in constraint.cells]
         digit_set = isinstance(constraint, Cage) and is_distinct_sum(constraint)

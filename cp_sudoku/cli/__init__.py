@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "suggest": "cp_sudoku.cli.suggest:suggest_command",
     "compare": "cp_sudoku.cli.compare:compare",
     "export": "cp_sudoku.cli.export:export",
+    "generate": "cp_sudoku.cli.generate:generate",
     "bench": "cp_sudoku.cli.bench:bench",
     "prove": "cp_sudoku.verify.commands:prove",
     "verify": "cp_sudoku.verify.commands:verify",

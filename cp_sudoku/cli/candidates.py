@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import click
 
@@ -17,6 +18,8 @@ from cp_sudoku.display import layout
 from cp_sudoku.io import Entry, alphabet_of
 from cp_sudoku.model import Puzzle, cell_name
 from cp_sudoku.run import Plan, of_status
+from cp_sudoku.verify.candidates import CertifiedCandidates, certify_candidates
+from cp_sudoku.verify.certificate import certificate_name
 from cp_sudoku.workbench.candidates import TrueCandidates, true_candidates
 
 
@@ -29,9 +32,18 @@ from cp_sudoku.workbench.candidates import TrueCandidates, true_candidates
     metavar="K",
     help="Also count the solutions using each candidate, up to K (0: do not count).",
 )
+@click.option(
+    "--certify",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIRECTORY",
+    help="Write a certificate per puzzle (witness solutions, one DRAT refutation of the "
+    "removed candidates) and verify it, as prove does.",
+)
 @reading_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle.")
-def candidates(puzzle: str, per_candidate: int, reading: Reading, as_json: bool) -> None:
+def candidates(
+    puzzle: str, per_candidate: int, certify: Path | None, reading: Reading, as_json: bool
+) -> None:
     """Show each cell's true candidates: the values it takes in at least one solution.
 
     Exact, not a deduction: every candidate shown is used by a solution that
@@ -46,10 +58,12 @@ def candidates(puzzle: str, per_candidate: int, reading: Reading, as_json: bool)
       cp-sudoku candidates models/sudoku-9x9-multiple.txt
       cp-sudoku candidates models/sudoku-9x9-tutorial.txt --json | jq .candidates.r1c3
       cp-sudoku candidates 12.......3...... --per-candidate 10
+      cp-sudoku candidates models/sudoku-9x9-multiple.txt --certify certs && cp-sudoku verify certs
 
-    Exit codes: 0 unique, 1 no solution or several, 2 bad input.
+    Exit codes: 0 unique, 1 no solution or several, 2 bad input, 3 a certificate that
+    does not verify.
     """
-    work = _PerCandidate(per_candidate)
+    work = _PerCandidate(per_candidate, certify)
     code = exits.OK
     with outcomes(puzzle, reading, work, Plan(backends=("sat",))) as found:
         for outcome in found:
@@ -58,28 +72,46 @@ def candidates(puzzle: str, per_candidate: int, reading: Reading, as_json: bool)
                 click.echo(f"cp-sudoku: error: {entry.error}", err=True)
                 code = max(code, exits.BAD_INPUT)
                 continue
+            found, certified = result
             if as_json:
-                record = {"source": entry.source, "line": entry.line, **result.record()}
+                record = {"source": entry.source, "line": entry.line, **found.record()}
+                if certified is not None:
+                    record["certificate"] = str(certified.path)
+                    record["certificate_failures"] = list(certified.failures)
                 exits.tally().finish(click.echo, json.dumps(record))
             else:
-                exits.tally().finish(click.echo, text(entry, entry.puzzle, result))
-            code = max(code, of_status(result.status))
+                exits.tally().finish(click.echo, text(entry, entry.puzzle, found, certified))
+            failed = certified is not None and certified.failures
+            code = max(code, exits.UNKNOWN if failed else of_status(found.status))
     sys.exit(code)
 
 
 class _PerCandidate:
-    """The work of one puzzle: its true candidates (a picklable callable)."""
+    """The work of one puzzle: its true candidates, and its certificate when asked
+    (a picklable callable)."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, certify: Path | None) -> None:
         self.cap = cap
+        self.certify = certify
 
-    def __call__(self, entry: Entry, backends: Sequence[Backend], plan: Plan) -> TrueCandidates:
+    def __call__(
+        self, entry: Entry, backends: Sequence[Backend], plan: Plan
+    ) -> tuple[TrueCandidates, CertifiedCandidates | None]:
         assert entry.puzzle is not None
-        return true_candidates(entry.puzzle, per_candidate=self.cap)
+        found = true_candidates(entry.puzzle, per_candidate=self.cap)
+        if self.certify is None:
+            return found, None
+        name = certificate_name(entry.source, entry.line)
+        return found, certify_candidates(entry.puzzle, self.certify, name)
 
 
-def text(entry: Entry, puzzle: Puzzle, result: TrueCandidates) -> str:
-    """The candidate grid, the counts when asked, and one line of evidence."""
+def text(
+    entry: Entry,
+    puzzle: Puzzle,
+    result: TrueCandidates,
+    certified: CertifiedCandidates | None = None,
+) -> str:
+    """The candidate grid, the counts when asked, one line of evidence, the certificate."""
     alphabet = alphabet_of(puzzle)
     join = "," if len(alphabet.symbol(puzzle.max_value)) > 1 else ""
     texts = {
@@ -105,6 +137,18 @@ def text(entry: Entry, puzzle: Puzzle, result: TrueCandidates) -> str:
         f"{len(result.grids):,} solutions seen, {result.refuted:,} refuted, "
         f"{result.calls:,} SAT calls, {ms(result.seconds)}"
     )
+    if certified is not None:
+        if certified.failures:
+            verdict = f"REJECTED: {'; '.join(certified.failures)}"
+        elif certified.refuted:
+            verdict = (
+                f"verified, {certified.refuted:,} removed candidates refuted by a "
+                f"{certified.proof_lines:,}-line DRAT proof checked in "
+                f"{ms(certified.check_seconds)}"
+            )
+        else:
+            verdict = "verified (every value the encoding keeps is used by a solution)"
+        lines.append(f"certificate {certified.path}: {verdict}")
     return "\n".join(lines)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any
@@ -48,6 +49,9 @@ class Group(click.Group):
     ) -> Any:
         """Parse and run a command, then exit with its code (see :mod:`cp_sudoku.cli.exits`)."""
         extra.pop("standalone_mode", None)
+        held = next((arg for arg in (sys.argv[1:] if args is None else args) if "\0" in arg), None)
+        if held is not None:  # from Python only (a shell cannot pass one): no path may hold it
+            exits.fail(f"an argument holds a NUL byte, which no file name may: {held[:80]!r}")
         try:
             code = super().main(args, prog_name, standalone_mode=False, **extra)
         except click.ClickException as error:  # the group's own arguments

@@ -5,9 +5,6 @@ lists them.  Importing this package imports every type module, so each
 registers itself once.  See docs/constraints.md for adding a type.
 """
 
-# The model's errors first: importing them runs cp_sudoku.model, which imports the
-# type modules below, so they must not find base.py half-imported.
-import cp_sudoku.model.errors  # noqa: F401  (import order, see above)
 from cp_sudoku.constraints.base import (
     REGISTRY,
     TABLE_CAP,

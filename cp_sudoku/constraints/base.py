@@ -10,18 +10,20 @@ decomposition into the core primitives (:meth:`Constraint.decompose`).  See
 docs/constraints.md.
 
 Constraint modules import only :mod:`cp_sudoku.constraints` modules and
-:mod:`cp_sudoku.model.errors` at run time (the model imports them).
+:mod:`cp_sudoku.errors` at run time (the model imports them).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import combinations
 from typing import ClassVar, Protocol, TypeVar
 
-from cp_sudoku.model.errors import Cell, CpSudokuError, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, Unsupported, cell_name
 
 
 class Rules(Protocol):
@@ -43,18 +45,36 @@ class Rules(Protocol):
 TABLE_CAP = 200_000
 
 
-class TableTooLarge(CpSudokuError):
-    """Enumerating a constraint's allowed tuples passed :data:`TABLE_CAP` or the deadline.
+class TableTooLarge(Unsupported):
+    """Enumerating a constraint's allowed tuples passed :data:`TABLE_CAP`: the back end
+    declines the puzzle with this reason (``table for <describe()> exceeds N tuples``)."""
 
-    Attributes:
-        reason: ``table for <describe()> exceeds N tuples`` (or ``... time limit``).
-        timed_out: True when the deadline stopped it, not the cap.
-    """
 
-    def __init__(self, reason: str, timed_out: bool = False) -> None:
-        self.reason = reason
-        self.timed_out = timed_out
-        super().__init__(reason)
+class OutOfTime(Unsupported):
+    """Compiling a puzzle passed the time limit (:func:`compile_deadline`): the back end
+    answers ``unknown``, stopped by the ``time limit``."""
+
+
+_DEADLINE: ContextVar[float | None] = ContextVar("cp_sudoku_compile_deadline", default=None)
+
+
+@contextmanager
+def compile_deadline(at: float | None) -> Iterator[None]:
+    """Within the block, :meth:`Constraint.allowed` and
+    :func:`~cp_sudoku.encodings.dispatch.compile_rules` raise :class:`OutOfTime` once
+    ``time.perf_counter()`` passes ``at`` (None: no deadline)."""
+    token = _DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def check_deadline() -> None:
+    """Raise :class:`OutOfTime` when the deadline of :func:`compile_deadline` has passed."""
+    at = _DEADLINE.get()
+    if at is not None and time.perf_counter() > at:
+        raise OutOfTime("compiling passed the time limit")
 
 
 @dataclass(frozen=True)
@@ -165,19 +185,17 @@ class Constraint:
         return ()
 
     def allowed(
-        self,
-        domains: Sequence[Sequence[int]],
-        differ: Sequence[tuple[int, int]] = (),
-        deadline: float | None = None,
+        self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
     ) -> list[tuple[int, ...]]:
         """Every tuple of values, one per cell from its domain, that :meth:`holds`.
 
         ``differ`` lists positions ``(i, j)`` that must take different values
         (cells that share a unit); they prune the enumeration, as does
-        :meth:`prefix_ok`.  ``deadline`` is a ``time.perf_counter()`` value.
+        :meth:`prefix_ok`.
 
         Raises:
-            TableTooLarge: past :data:`TABLE_CAP` tuples or past ``deadline``.
+            TableTooLarge: past :data:`TABLE_CAP` tuples.
+            OutOfTime: past the deadline of :func:`compile_deadline`.
         """
         size = len(self.cells)
         before: list[list[int]] = [[] for _ in range(size)]
@@ -198,8 +216,8 @@ class Constraint:
                         )
                 return
             steps[0] += 1
-            if deadline is not None and steps[0] % 4096 == 0 and time.perf_counter() > deadline:
-                raise TableTooLarge(f"table for {self.describe()}: time limit", timed_out=True)
+            if steps[0] % 4096 == 0:
+                check_deadline()
             for value in domains[pos]:
                 if any(chosen[i] == value for i in before[pos]):
                     continue
@@ -328,6 +346,13 @@ class Table(Constraint):
     def holds(self, values: Sequence[int]) -> bool:
         """``values`` is one of the tuples."""
         return tuple(values) in self._set  # type: ignore[attr-defined]
+
+    def allowed(
+        self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
+    ) -> list[tuple[int, ...]]:
+        """The tuples whose values lie in ``domains`` (``differ`` is not needed to prune)."""
+        sets = [frozenset(d) for d in domains]
+        return [t for t in self.tuples if all(v in s for v, s in zip(t, sets, strict=True))]
 
     def prefix_ok(self, prefix: Sequence[int]) -> bool:
         """Some tuple starts with ``prefix``."""

@@ -16,7 +16,8 @@ from cp_sudoku.constraints.base import (
     parse_int,
     register,
 )
-from cp_sudoku.model.errors import Cell, PuzzleError
+from cp_sudoku.errors import Cell, PuzzleError
+from cp_sudoku.numbers import MAX_DIGITS, in_range
 
 #: Cage operations: sum, difference, product, quotient, ``=`` for a one-cell
 #: cage that gives its value, ``?`` for a hidden operator (any of ``+ - * /``).
@@ -52,8 +53,8 @@ class Cage(Constraint):
     Kakuro); without it they may repeat where no unit forbids it (KenKen).
 
     Raises:
-        PuzzleError: an unknown operation, a target that is not an integer, or
-            a cell count the operation does not take.
+        PuzzleError: an unknown operation, a target that is not an integer (or
+            has more than 18 digits), or a cell count the operation does not take.
     """
 
     op: str = "+"
@@ -77,6 +78,12 @@ class Cage(Constraint):
             fault = f"operation must be one of {' '.join(OPERATIONS)}"
         elif isinstance(self.target, bool) or not isinstance(self.target, int):
             fault = f"target must be an integer, got {self.target!r}"
+        elif not in_range(self.target):  # said without the number: it may not print
+            raise PuzzleError(
+                f"a cage target of {self.target.bit_length()} bits: targets have at most "
+                f"{MAX_DIGITS} digits",
+                cells=self.cells,
+            )
         elif self.op == "=" and size != 1:
             fault = f"'=' needs exactly one cell, got {size}"
         elif size == 1 and self.op not in "=?":
@@ -113,15 +120,12 @@ class Cage(Constraint):
         op = "" if self.op in "=?" else self.op
         return f"cage {self.target}{op} {cells_text(self.cells)}"
 
-    @property
-    def label(self) -> str:
-        """The clue as drawn: ``11+``, ``3`` (``=`` and ``?`` show no operator)."""
-        return f"{self.target}{'' if self.op in '=?' else self.op}"
-
     def marks(self) -> tuple[Mark, ...]:
-        """A dashed outline with the clue at its top-left (``11+``, ``11`` for a Killer sum)."""
-        label = str(self.target) if self.distinct and self.op == "+" else self.label
-        return (Mark("cage", self.cells, label),)
+        """A dashed outline with the clue at its top-left: ``11`` for a sum with distinct
+        values (Killer) or a given value (``=``), else the target and operation (``11+``,
+        ``6?``)."""
+        plain = self.op == "=" or (self.distinct and self.op == "+")
+        return (Mark("cage", self.cells, str(self.target) if plain else f"{self.target}{self.op}"),)
 
     def to_text(self) -> str:
         """``cage <target><op> [distinct] <cell> ...`` (``cage 11+ distinct r1c1 r2c1``)."""

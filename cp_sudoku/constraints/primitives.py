@@ -34,7 +34,7 @@ from cp_sudoku.constraints.base import (
     register,
     values_token,
 )
-from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 #: The comparison operators of :class:`Linear`.
 LINEAR_OPS = ("==", "<=", ">=", "!=")
@@ -189,6 +189,13 @@ class Pair(Constraint):
     def prefix_ok(self, prefix: Sequence[int]) -> bool:
         """Some pair starts with the first value."""
         return not prefix or any(a == prefix[0] for a, _ in self.pairs)
+
+    def allowed(
+        self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
+    ) -> list[tuple[int, ...]]:
+        """The pairs whose values lie in ``domains``, sorted."""
+        first, second = (frozenset(d) for d in domains)
+        return sorted(p for p in self.pairs if p[0] in first and p[1] in second)
 
     def describe(self) -> str:
         """``pair r1c1 r1c2 in {1-2, 2-1}``."""

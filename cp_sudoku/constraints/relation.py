@@ -15,7 +15,7 @@ from cp_sudoku.constraints.base import (
     parse_int,
     register,
 )
-from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 #: Relations between two cells, with the meaning of ``value``.
 RELATIONS = ("<", "non-consecutive", "difference", "ratio")

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from cp_sudoku.constraints.base import Constraint, cell_token, parse_cells, parse_int, register
 from cp_sudoku.constraints.unit import name_of, name_token
-from cp_sudoku.model.errors import Cell, PuzzleError
+from cp_sudoku.errors import Cell, PuzzleError
 
 
 @register

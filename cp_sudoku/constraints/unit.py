@@ -9,7 +9,7 @@ from urllib.parse import quote, unquote
 
 from cp_sudoku.constraints.base import Constraint, Mark, Rules, cell_token, parse_cells, register
 from cp_sudoku.constraints.primitives import AllDifferent
-from cp_sudoku.model.errors import Cell, PuzzleError
+from cp_sudoku.errors import Cell, PuzzleError
 
 
 def name_token(name: str) -> str:
@@ -61,10 +61,11 @@ class Unit(Constraint):
         return (AllDifferent(self.cells),)
 
     def marks(self) -> tuple[Mark, ...]:
-        """Boxes and regions: a region border; diagonals and windows: shaded cells."""
+        """Boxes and regions: a region border (``style``: the role); diagonals and windows:
+        shaded cells (``style``: the role)."""
         if self.role in ("box", "region"):
-            return (Mark("region", self.cells, self.name),)
-        if self.role in ("diagonal", "window"):
+            return (Mark("region", self.cells, self.name, self.role),)
+        if self.role in ("diagonal", "anti-diagonal", "window"):
             return (Mark("shade", self.cells, self.name, self.role),)
         return ()
 

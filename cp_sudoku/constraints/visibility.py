@@ -15,7 +15,7 @@ from cp_sudoku.constraints.base import (
     register,
 )
 from cp_sudoku.constraints.unit import name_of, name_token
-from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 
 @register
@@ -97,4 +97,4 @@ class Visibility(Constraint):
     def examples(cls, rows: int, cols: int) -> tuple[Visibility, ...]:
         """Two clues on the first row, from the left and from the right."""
         row = [(0, c) for c in range(cols)]
-        return (cls(row, 2, "left"), cls(row[::-1], 1, "right"))
+        return (cls(row, 3, "left"), cls(row[::-1], 1, "right"))

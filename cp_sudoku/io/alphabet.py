@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from cp_sudoku.model import Puzzle, PuzzleError
+from cp_sudoku.model.numbers import MAX_DIGITS, is_number
 
 BLANKS = ".0_"
 DIGITS = "123456789"
@@ -81,7 +82,9 @@ class Alphabet:
         if self.numbers:
             if token in self.blanks:
                 return 0
-            return int(token) if token.isdigit() and int(token) > 0 else None
+            if not (is_number(token) and len(token) <= MAX_DIGITS):  # ASCII digits only
+                return None
+            return int(token) or None
         return self._values.get(token)
 
     def values(self, tokens: Sequence[str]) -> list[int | None]:

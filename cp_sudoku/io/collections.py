@@ -14,16 +14,17 @@ the line and what was expected, and the other puzzles are still read.
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from cp_sudoku.io.entry import Entry
+from cp_sudoku.io.limits import load_json
 from cp_sudoku.kinds.kakuro import Clue, Square, kakuro
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name
+from cp_sudoku.model.numbers import MAX_DIGITS, in_range, shown
 
 
 def read_arithmatrix(path: str | Path) -> Iterator[Entry]:
@@ -48,10 +49,7 @@ def read_arithmatrix(path: str | Path) -> Iterator[Entry]:
 
 
 def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise PuzzleError(f"not JSON: {error.msg}", column=error.colno) from None
+    record = load_json(text)
     if not isinstance(record, dict):
         raise PuzzleError("expected a JSON object with 'puzzle'")
     puzzle = field_of(record, "puzzle", dict, "the record")
@@ -83,7 +81,8 @@ def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
 
 
 def field_of(record: dict[str, Any], key: str, kind: type, where: str) -> Any:
-    """``record[key]``, checked to be a ``kind`` (an int is never a bool).
+    """``record[key]``, checked to be a ``kind`` (an int is never a bool, and has at most
+    18 digits: :func:`cp_sudoku.model.numbers.in_range`).
 
     Raises:
         PuzzleError: the key is missing or holds another type, located by ``where``.
@@ -92,7 +91,9 @@ def field_of(record: dict[str, Any], key: str, kind: type, where: str) -> Any:
         raise PuzzleError(f"{where}: missing {key!r}")
     value = record[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise PuzzleError(f"{where}: {key!r} must be {kind.__name__}, got {value!r}")
+        raise PuzzleError(f"{where}: {key!r} must be {kind.__name__}, got {shown(repr(value))}")
+    if kind is int and not in_range(value):
+        raise PuzzleError(f"{where}: {key!r} has more than {MAX_DIGITS} digits")
     return value
 
 
@@ -112,10 +113,7 @@ def read_xcsp3(path: str | Path) -> Iterator[Entry]:
 
 
 def _xcsp3(text: str, name: str) -> Puzzle:
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise PuzzleError(f"not JSON: {error.msg}", line=error.lineno, column=error.colno) from None
+    record = load_json(text)
     if not isinstance(record, dict):
         raise PuzzleError("expected a JSON object with nRows, nCols and clues")
     rows = field_of(record, "nRows", int, "the record")
@@ -158,7 +156,12 @@ def read_kuso(path: str | Path) -> Iterator[Entry]:
     """
     source = str(path)
     with open(path, encoding="utf-8-sig", newline="") as handle:
-        rows = list(csv.reader(handle))
+        try:
+            rows = list(csv.reader(handle))
+        except csv.Error as error:  # a field over MAX_FIELD characters, a NUL
+            failure = PuzzleError(f"not CSV this reader takes: {error}", source=source)
+            yield Entry(source, 1, "", error=failure)
+            return
     first = ",".join(rows[0]) if rows else ""
     solution_path = Path(path).with_suffix("").with_suffix(".solution.txt")
     yield entry_of(source, 1, first, lambda: _kuso(rows, source, solution_path))
@@ -170,17 +173,19 @@ def _kuso(rows: list[list[str]], source: str, solution_path: Path) -> tuple[Puzz
     layout: list[list[Square]] = []
     for r, row in enumerate(rows):
         squares: list[Square] = []
-        for c, text in enumerate(row):
-            column = sum(len(t) + 1 for t in row[:c]) + 1
+        column = 1  # of the field's first character, counted as it was written
+        for text in row:
             try:
                 squares.append(None if text == "" else Clue.parse(text))
             except PuzzleError:
                 raise PuzzleError(
-                    f"unexpected {text!r}: expected empty (white), \\ (black) or D\\A (a clue)",
+                    f"unexpected {shown(text)}: expected empty (white), \\ (black) "
+                    "or D\\A (a clue)",
                     source=source,
                     line=r + 1,
                     column=column,
                 ) from None
+            column += len(text) + 1
         layout.append(squares)
     if any(len(row) != len(rows[0]) for row in rows):
         r = next(i for i, row in enumerate(rows) if len(row) != len(rows[0]))

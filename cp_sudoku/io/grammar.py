@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from math import isqrt
 
 from cp_sudoku.io.alphabet import NUMBERS, Alphabet, Where, infer_alphabet
+from cp_sudoku.model.numbers import is_number
 
 #: A separator line of a pretty grid: only ``-``, ``+``, ``=`` and spaces, at least one ``-``.
 SEPARATOR = re.compile(r"^[\s+\-=]*-[\s+\-=]*$")
@@ -45,7 +46,7 @@ def tokens(text: str) -> list[Token]:
 
 
 def _is_number(token: str) -> bool:
-    return token.isdigit() or token in (".", "_")
+    return is_number(token) or token in (".", "_")
 
 
 def numbers_layout(found: list[Token], count: int | None) -> bool:
@@ -62,7 +63,7 @@ def numbers_layout(found: list[Token], count: int | None) -> bool:
     size = count if count is not None else isqrt(len(found))
     if count is None and size * size != len(found):
         return False
-    return max((int(t) for t, _ in found if t.isdigit()), default=0) <= size
+    return all(len(t) <= 3 and int(t) <= size for t, _ in found if is_number(t))
 
 
 def symbols(text: str, numbers: bool | None, *, row: bool) -> tuple[list[Token], bool]:

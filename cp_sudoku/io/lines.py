@@ -43,6 +43,7 @@ from cp_sudoku.io.grammar import (
 from cp_sudoku.io.options import ReadOptions
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Grid, Puzzle, PuzzleError
+from cp_sudoku.model.numbers import shown
 
 #: Column names, lower case, that hold puzzles and stated solutions in a CSV header.
 PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles")
@@ -266,8 +267,14 @@ def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iter
 
     columns: _CsvColumns | None = None
     size: int | None = None
-    for row in csv.reader(physical(), delimiter=delimiter):
+    for row in _csv_rows(physical(), delimiter):
         number, raw = last[0]
+        if isinstance(row, csv.Error):  # one bad record: reported, the rest still read
+            error = Where(source, number).error(f"not CSV this reader takes: {row}")
+            if columns is None:
+                raise error
+            yield Entry(source, number, shown(raw.rstrip("\r\n")), error=error)
+            continue
         if not any(field.strip() for field in row):
             continue
         if columns is None:
@@ -277,6 +284,19 @@ def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iter
         if entry.puzzle is not None:
             size = entry.puzzle.rows
         yield entry
+
+
+def _csv_rows(lines: Iterator[str], delimiter: str) -> Iterator[list[str] | csv.Error]:
+    """The records of ``lines``, or the error of a record the csv module refuses (a field
+    over :data:`~cp_sudoku.io.limits.MAX_FIELD` characters): it reads on after one."""
+    reader = csv.reader(lines, delimiter=delimiter)
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            yield error
 
 
 @dataclass(frozen=True)

@@ -25,20 +25,21 @@ the line of its id in the file.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from cp_sudoku.io.entry import Entry
+from cp_sudoku.io.limits import MAX_SIZE, load_json
 from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.kinds.kakuro import Clue, Square, kakuro
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.kinds.skyscrapers import SIDES, skyscrapers
 from cp_sudoku.model import Cell, Grid, Puzzle, PuzzleError
+from cp_sudoku.model.numbers import MAX_DIGITS, is_number, read_number, shown
 
-_CLUE = re.compile(r"^(\d+)([-+*x/])?$")
+_CLUE = re.compile(r"^([0-9]+)([-+*x/])?$")  # ASCII digits only
 _OPS = {"+": "+", "-": "-", "*": "*", "x": "*", "/": "/"}
 
 Rows = list[list[str]]
@@ -59,12 +60,7 @@ def read_puzzlekit(path: str | Path) -> Iterator[Entry]:
     """
     source = str(path)
     text = Path(path).read_text(encoding="utf-8-sig")
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise PuzzleError(
-            f"not JSON: {error.msg}", source=source, line=error.lineno, column=error.colno
-        ) from None
+    record = load_json(text, source)
     kind = record.get("name") if isinstance(record, dict) else None
     if kind not in READERS or not isinstance(record.get("data"), dict):
         raise PuzzleError(
@@ -96,8 +92,10 @@ def _rows(text: str) -> Rows:
 
 def _header(rows: Rows, at_least: int) -> tuple[int, int, list[str]]:
     head = rows[0] if rows else []
-    if len(head) < 2 or not head[0].isdigit() or not head[1].isdigit():
-        raise PuzzleError(f"expected a header 'R C ...', got {' '.join(head)!r}")
+    if len(head) < 2 or not _is_size(head[0]) or not _is_size(head[1]):
+        raise PuzzleError(
+            f"expected a header 'R C ...' with R and C 1..{MAX_SIZE}, got {shown(' '.join(head))}"
+        )
     r, c = int(head[0]), int(head[1])
     if len(rows) < at_least * r + 1:
         raise PuzzleError(f"expected {at_least * r} lines after the header, got {len(rows) - 1}")
@@ -107,12 +105,16 @@ def _header(rows: Rows, at_least: int) -> tuple[int, int, list[str]]:
     return r, c, head[2:]
 
 
+def _is_size(token: str) -> bool:
+    return is_number(token) and len(token) <= 3 and 1 <= int(token) <= MAX_SIZE
+
+
 def _number(token: str, blank: str = "-") -> int:
     if token == blank or token == ".":
         return 0
-    if not token.isdigit():
-        raise PuzzleError(f"expected a number or {blank}, got {token!r}")
-    return int(token)
+    if not is_number(token):
+        raise PuzzleError(f"expected a number or {blank}, got {shown(token)}")
+    return read_number(token)
 
 
 def _groups(rows: Rows) -> dict[str, list[Cell]]:
@@ -126,7 +128,7 @@ def _groups(rows: Rows) -> dict[str, list[Cell]]:
 
 def _skyscraper(rows: Rows, name: str) -> Puzzle:
     n, _, rest = _header(rows, 0)
-    if len(rows) < n + 5 or not rest or not rest[0].isdigit():
+    if len(rows) < n + 5 or not rest or not _is_size(rest[0]):
         raise PuzzleError("expected 'N N K [D]', 4 clue lines and N lines of givens")
     clues = {side: [_number(t) or None for t in rows[1 + k]] for k, side in enumerate(SIDES)}
     givens = [_number(t) for row in rows[5 : 5 + n] for t in row]
@@ -146,7 +148,7 @@ def _kenken(rows: Rows, name: str) -> Puzzle:
         if not match:
             raise PuzzleError(f"cage {label}: unexpected clue {clues[0]!r}")
         op = _OPS[match.group(2)] if match.group(2) else "=" if len(cells) == 1 else "?"
-        cages.append((int(match.group(1)), op, cells))
+        cages.append((read_number(match.group(1), "a cage target"), op, cells))
     return kenken(n, cages, name=name)
 
 
@@ -181,9 +183,16 @@ def _kakuro(rows: Rows, name: str) -> Puzzle:
                 squares.append(Clue())
             else:
                 down, comma, across = token.partition(",")
-                if not comma or not all(p == "" or p.isdigit() for p in (down, across)):
-                    raise PuzzleError(f"unexpected Kakuro square {token!r}: expected -, 0 or D,A")
-                squares.append(Clue(int(down) if down else None, int(across) if across else None))
+                if not comma or not all(p == "" or is_number(p) for p in (down, across)):
+                    raise PuzzleError(
+                        f"unexpected Kakuro square {shown(token)}: expected -, 0 or D,A"
+                    )
+                squares.append(
+                    Clue(
+                        read_number(down, "a clue") if down else None,
+                        read_number(across, "a clue") if across else None,
+                    )
+                )
         layout.append(squares)
     return kakuro(layout, name=name)
 
@@ -203,8 +212,8 @@ def _solution(puzzle: Puzzle, rows: Rows) -> Grid:
     values = []
     for r, c in puzzle.cells:
         token = grid[r][c]
-        if not token.isdigit():
-            raise PuzzleError(f"the stated solution has {token!r} at r{r + 1}c{c + 1}")
+        if not is_number(token) or len(token) > MAX_DIGITS:
+            raise PuzzleError(f"the stated solution has {shown(token)} at r{r + 1}c{c + 1}")
         values.append(int(token))
     return tuple(values)
 

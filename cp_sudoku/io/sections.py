@@ -15,12 +15,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cp_sudoku.constraints import REGISTRY, Constraint
 from cp_sudoku.io.alphabet import DIGITS, NUMBERS, Alphabet, Where
 from cp_sudoku.io.grammar import grid_rows, grid_values, strip_comment, tokens
+from cp_sudoku.io.limits import MAX_SIZE
 from cp_sudoku.kinds.base import CageText, GridText, RelationText
 from cp_sudoku.kinds.grid import parse_box
 from cp_sudoku.kinds.kakuro import Clue, Square
 from cp_sudoku.model import Cell, PuzzleError, cell_name
+from cp_sudoku.model.numbers import MAX_DIGITS, is_number, read_number, shown
 
 #: Written operation symbol -> the model's operation.
 OPERATORS = {
@@ -37,8 +40,8 @@ OPERATORS = {
     "?": "?",
 }
 _OPS = "".join(re.escape(symbol) for symbol in OPERATORS)
-_CAGE_HEAD = re.compile(r"^\s*(\d+)\s*([" + _OPS + r"])?\s*:?\s*(.*)$", re.DOTALL)
-_CELL = re.compile(r"^(?:[rR](\d+)[cC](\d+)|([A-Ia-i])([1-9]))$")
+_CAGE_HEAD = re.compile(r"^\s*([0-9]+)\s*([" + _OPS + r"])?\s*:?\s*(.*)$", re.DOTALL)
+_CELL = re.compile(r"^(?:[rR]([0-9]+)[cC]([0-9]+)|([A-Ia-i])([1-9]))$")  # ASCII digits only
 _RELATION = re.compile(r"^\s*(\S+)\s*([<>])\s*(\S+)\s*$")
 
 #: Lines of a section or of a key: (line number, text).
@@ -62,18 +65,13 @@ def _one(rows: Rows) -> str:
     return " ".join(text.strip() for _, text in rows).strip()
 
 
-#: The largest ``size:`` (and ``heights:``) a file may ask for: a 100 x 100 grid is
-#: 10,000 cells; far larger ones would take gigabytes before any solver ran.
-MAX_NUMBER = 100
-
-
 def _number(key: str) -> Callable[[Rows, Where, Alphabet | None], int]:
-    """The reader of ``key: N``, a whole number 1 <= N <= :data:`MAX_NUMBER` in ASCII digits."""
+    """The reader of ``key: N``, a whole number 1 <= N <= :data:`MAX_SIZE` in ASCII digits."""
 
     def read(rows: Rows, where: Where, _: Alphabet | None) -> int:
         text = _one(rows)
-        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_NUMBER:
-            raise where.error(f"expected '{key}: N' with 1 <= N <= {MAX_NUMBER}, got {text!r}")
+        if not is_number(text) or len(text) > 3 or not 1 <= int(text) <= MAX_SIZE:
+            raise where.error(f"expected '{key}: N' with 1 <= N <= {MAX_SIZE}, got {shown(text)}")
         return int(text)
 
     return read
@@ -84,7 +82,7 @@ def _read_box(rows: Rows, where: Where, _: Alphabet | None) -> tuple[int, int]:
     try:
         return parse_box(text)
     except PuzzleError:
-        raise where.error(f"expected 'box: RxC' such as 2x3, got {text!r}") from None
+        raise where.error(f"expected 'box: RxC' such as 2x3, got {shown(text)}") from None
 
 
 def _read_words(rows: Rows, where: Where, _: Alphabet | None) -> tuple[str, ...]:
@@ -161,7 +159,8 @@ def _square(token: str, where: Where, column: int) -> Square:
         return Clue.parse(token)
     except PuzzleError:
         raise where.error(
-            f"unexpected Kakuro square {token!r}: expected _ (white), x (black) or D\\A (a clue)",
+            f"unexpected Kakuro square {shown(token)}: expected _ (white), x (black) "
+            "or D\\A (a clue)",
             column=column,
         ) from None
 
@@ -191,10 +190,13 @@ def cell_of(token: str, where: Where) -> Cell:
     match = _CELL.match(token)
     if not match:
         raise where.error(
-            f"expected a cell such as r1c2 or A2 (row letter, column digit), got {token!r}"
+            f"expected a cell such as r1c2 or A2 (row letter, column digit), got {shown(token)}"
         )
     if match.group(1):
-        return int(match.group(1)) - 1, int(match.group(2)) - 1
+        try:
+            return read_number(match.group(1)) - 1, read_number(match.group(2)) - 1
+        except PuzzleError as error:
+            raise where.error(f"cell {shown(token)}: {error.message}") from None
     return ord(match.group(3).upper()) - ord("A"), int(match.group(4)) - 1
 
 
@@ -206,7 +208,11 @@ def _read_cages(rows: Rows, where: Where, _: Alphabet | None) -> list[CageText]:
             raise here.error(
                 f"expected a cage such as '11+ A1 B1' or '3: r1c1,r1c2', got {piece.strip()!r}"
             )
-        target, symbol, rest = int(match.group(1)), match.group(2), match.group(3)
+        try:
+            target = read_number(match.group(1), "a cage target")
+        except PuzzleError as error:
+            raise here.error(error.message) from None
+        symbol, rest = match.group(2), match.group(3)
         cells = tuple(cell_of(t, here) for t in re.split(r"[\s,]+", rest.strip()) if t)
         if not cells:
             raise here.error(f"cage {piece.strip()!r} lists no cells")
@@ -241,15 +247,63 @@ def _read_clues(rows: Rows, where: Where, alphabet: Alphabet | None) -> list[int
     for token, _ in tokens(_one(rows)):
         if token in (".", "-"):
             clues.append(None)
-        elif token.isdigit():
+        elif is_number(token) and len(token) <= MAX_DIGITS:
             clues.append(int(token))
         else:
-            raise where.error(f"unexpected clue {token!r}: expected a number or . (no clue)")
+            raise where.error(
+                f"unexpected clue {shown(token)}: expected a number of at most {MAX_DIGITS} "
+                "digits 0-9, or . (no clue)"
+            )
     return clues
 
 
 def _write_clues(clues: Sequence[int | None]) -> list[str]:
     return [" ".join("." if clue is None else str(clue) for clue in clues)]
+
+
+#: A constraint as read from a ``constraints:`` section, with its line.
+Placed = tuple[int, Constraint]
+
+
+def _read_constraints(rows: Rows, where: Where, _: Alphabet | None) -> list[Placed]:
+    """One constraint per line, ``<type_name> <tokens...>``, read by its type's ``from_text``."""
+    found = []
+    for number, text in rows:
+        words = [token for token, _ in tokens(strip_comment(text))]
+        if not words:
+            continue
+        here = Where(where.source, number)
+        kind = REGISTRY.get(words[0].lower())
+        if kind is None:
+            known = ", ".join(sorted(REGISTRY))
+            raise here.error(f"unknown constraint type {words[0]!r}: expected one of {known}")
+        spot = f"{where.source}:{number}"
+        try:
+            found.append((number, kind.from_text(words[1:], spot)))
+        except PuzzleError as error:
+            message = error.message.removeprefix(f"{spot}: ")
+            raise PuzzleError(
+                message, source=where.source, line=number, cells=error.cells
+            ) from None
+    return found
+
+
+def write_constraints(constraints: Sequence[Constraint]) -> list[str]:
+    """Each constraint's own line (:meth:`~cp_sudoku.constraints.Constraint.to_text`).
+
+    Raises:
+        PuzzleError: a type with no text form (never dropped silently).
+    """
+    lines = []
+    for constraint in constraints:
+        try:
+            lines.append(constraint.to_text())
+        except NotImplementedError:
+            raise PuzzleError(
+                f"{constraint.describe()}: a {type(constraint).__name__} has no text form",
+                cells=constraint.cells,
+            ) from None
+    return lines
 
 
 #: Grammar name -> its reader and writer.
@@ -264,4 +318,7 @@ GRAMMARS: dict[str, Grammar] = {
     "squares": Grammar(_read_squares, _write_squares, section=True),
     "cages": Grammar(_read_cages, _write_cages, section=True),
     "relations": Grammar(_read_relations, _write_relations, section=True),
+    "constraints": Grammar(
+        _read_constraints, lambda placed: write_constraints([c for _, c in placed]), section=True
+    ),
 }

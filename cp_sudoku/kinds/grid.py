@@ -15,6 +15,7 @@ from operator import index
 from typing import Any
 
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, Unit, cell_name, cells_of
+from cp_sudoku.model.numbers import shown
 
 
 def default_box(n: int) -> tuple[int, int]:
@@ -34,14 +35,15 @@ def default_box(n: int) -> tuple[int, int]:
 
 
 def parse_box(text: str) -> tuple[int, int]:
-    """A box written ``RxC`` (``2x3``, ``3 X 3``) as ``(rows, columns)``, each at least 1.
+    """A box written ``RxC`` (``2x3``, ``3 X 3``) as ``(rows, columns)``, each 1..999 in
+    ASCII digits.
 
     Raises:
         PuzzleError: not of that form.
     """
-    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    match = re.fullmatch(r"\s*([0-9]{1,3})\s*[xX]\s*([0-9]{1,3})\s*", text)  # ASCII digits
     if not match or int(match.group(1)) < 1 or int(match.group(2)) < 1:
-        raise PuzzleError(f"expected a box RxC such as 2x3, got {text!r}")
+        raise PuzzleError(f"expected a box RxC such as 2x3, got {shown(text)}")
     return int(match.group(1)), int(match.group(2))
 
 
@@ -110,7 +112,7 @@ def flat_grid(grid: Any) -> list[int]:
         PuzzleError: anything else, naming what was expected and what was found.
     """
     if isinstance(grid, str):
-        bad = next((ch for ch in grid if not (ch.isdigit() or ch in "._")), None)
+        bad = next((ch for ch in grid if ch not in "0123456789._"), None)
         if bad is not None:
             raise PuzzleError(
                 f"a grid string holds digits and blanks (. 0 _), got {bad!r}; "

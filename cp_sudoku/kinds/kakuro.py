@@ -18,6 +18,7 @@ from typing import Any
 from cp_sudoku.kinds.base import Kind
 from cp_sudoku.kinds.drawing import kakuro_squares
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, cell_name
+from cp_sudoku.model.numbers import is_number, read_number, shown
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,14 @@ class Clue:
             PuzzleError: not of that form, or a side that is not a number.
         """
         down, slash, across = text.partition("\\")
-        if not slash or not all(part == "" or part.isdigit() for part in (down, across)):
-            raise PuzzleError(f"expected a clue D\\A such as 6\\ or \\10 or 4\\3, got {text!r}")
-        return cls(int(down) if down else None, int(across) if across else None)
+        if not slash or not all(part == "" or is_number(part) for part in (down, across)):
+            raise PuzzleError(
+                f"expected a clue D\\A such as 6\\ or \\10 or 4\\3, got {shown(text)}"
+            )
+        return cls(
+            read_number(down, "a clue") if down else None,
+            read_number(across, "a clue") if across else None,
+        )
 
     def text(self) -> str:
         """``D\\A`` with empty sides left out, or ``x`` for a black square."""

@@ -12,7 +12,6 @@ Text keys: ``size: N`` (required), ``cages:`` (``11+ r1c1 r2c1``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from cp_sudoku.kinds.base import CageText, Kind
@@ -87,5 +86,5 @@ KIND = Kind(
     keys={"size": "size", "cages": "cages"},
     build=_build,
     text=_text,
-    draw=partial(draw_cages, ops=True),
+    draw=draw_cages,
 )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 from cp_sudoku.kinds.base import CageText, GridText, Kind
@@ -99,6 +98,6 @@ KIND = Kind(
     keys={"size": "size", **SUDOKU.keys, "cages": "cages"},
     build=_build,
     text=_text,
-    draw=partial(draw_cages, ops=False),
+    draw=draw_cages,
     extras=EXTRAS,
 )

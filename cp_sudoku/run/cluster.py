@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cp_sudoku.model import UsageError
+from cp_sudoku.model.numbers import is_number
 from cp_sudoku.run.pool import Executor, InProcess, ProcessPool, cores, exit_with_parent
 
 A = TypeVar("A")
@@ -54,7 +55,7 @@ def parse_cluster(spec: str) -> Cluster:
         return Cluster(workers=cores())
     if spec.startswith("local:"):
         count = spec.removeprefix("local:")
-        if not (count.isascii() and count.isdigit()) or int(count) < 1:
+        if not is_number(count) or len(count) > 4 or int(count) < 1:
             raise UsageError(f"--cluster local:N needs a number of workers >= 1, got {spec!r}")
         return Cluster(workers=int(count))
     if "://" in spec:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.model import UsageError
+from cp_sudoku.model.numbers import is_number
 from cp_sudoku.run.output import Columns, join_parts, read_part, table_format, write_part
 
 #: The spool's description of the run.
@@ -103,7 +104,7 @@ class Spool:
         return {
             int(name.removesuffix(suffix))
             for name in os.listdir(self.dir)
-            if name.endswith(suffix) and name.removesuffix(suffix).isdigit()
+            if name.endswith(suffix) and is_number(name.removesuffix(suffix))
         }
 
     def columns(self, index: int, names: Sequence[str]) -> Columns:

@@ -36,11 +36,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
+from cp_sudoku.io.limits import load_json
 from cp_sudoku.model import PuzzleError
+
+#: The most bytes read of a certificate (``NAME.cert.json``): its solutions and
+#: explanation for a 100 x 100 grid take well under this.
+MAX_CERTIFICATE_BYTES = 64 * 1024 * 1024
+#: The most bytes read of a proof file (DRAT text); the CNF is read up to the length
+#: of the re-encoded CNF it must equal.
+MAX_PROOF_BYTES = 512 * 1024 * 1024
 
 #: The keys of a certificate, in the order they are written.
 KEYS = (
@@ -63,6 +73,9 @@ KEYS = (
     "clash",
     "explanation",
 )
+#: Keys written when present: ``candidates`` (cell rXcY -> its true candidates) in a
+#: certificate of status ``candidates`` (``cp-sudoku candidates --certify``).
+OPTIONAL_KEYS = ("candidates",)
 SUFFIX = ".cert.json"
 
 
@@ -100,7 +113,8 @@ def write_files(
         record |= {"proof": f"{name}.drat", "proof_format": "DRAT"}
         record["proof_sha256"] = sha256(proof_text)
     path = directory / f"{name}{SUFFIX}"
-    path.write_text(_dumps({key: record[key] for key in KEYS}), "utf-8")
+    kept = {key: record[key] for key in (*KEYS, *OPTIONAL_KEYS) if key in record}
+    path.write_text(_dumps(kept), "utf-8")
     return path
 
 
@@ -127,21 +141,70 @@ def read(path: Path) -> dict[str, Any]:
     """The certificate at ``path``, with every key of :data:`KEYS` present.
 
     Raises:
-        PuzzleError: the file cannot be read, is not JSON, is not an object,
-            or lacks a key (the message names the file).
+        PuzzleError: the file cannot be read (:func:`read_bounded`), is not
+            JSON, is not an object, or lacks a key (the message names the file).
     """
+    text = read_bounded(path, MAX_CERTIFICATE_BYTES)
     try:
-        record = json.loads(path.read_text("utf-8"))
-    except OSError as error:
-        raise PuzzleError(f"cannot read: {error.strerror or error}", source=str(path)) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise PuzzleError(f"not a JSON certificate: {error}", source=str(path)) from None
+        record = load_json(text, str(path))
+    except PuzzleError as error:
+        raise PuzzleError(f"not a JSON certificate: {error.message}", source=str(path)) from None
     if not isinstance(record, dict):
         raise PuzzleError("not a certificate: expected a JSON object", source=str(path))
     missing = [key for key in KEYS if key not in record]
     if missing:
         raise PuzzleError(f"not a certificate: no {', '.join(missing)}", source=str(path))
     return record
+
+
+def read_bounded(path: Path, limit: int) -> str:
+    """The text of the regular file ``path``, UTF-8, of at most ``limit`` bytes.
+
+    The file is opened without blocking and checked on its open descriptor, so
+    a FIFO (which would block forever) or a device such as ``/dev/zero``
+    (which never ends) is refused, not read.
+
+    Raises:
+        PuzzleError: it cannot be opened, is not a regular file, holds more
+            than ``limit`` bytes, or is not UTF-8 (the message names the file).
+    """
+    source = str(path)
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the name
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        raise PuzzleError(f"cannot read: {reason or error}", source=source) from None
+    with os.fdopen(handle, "rb") as file:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise PuzzleError("not a regular file (a FIFO, a device?): not read", source=source)
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise PuzzleError(f"over {limit:,} bytes: not read", source=source)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PuzzleError(f"not UTF-8 text ({error.reason})", source=source) from None
+
+
+def beside(certificate: Path, name: object) -> Path:
+    """The file ``name`` that a certificate names: a plain file name, in its directory.
+
+    Raises:
+        PuzzleError: ``name`` is not a string, is empty, ``.`` or ``..``, holds a
+            path separator or a NUL byte, or is longer than 255 characters (a
+            certificate never points elsewhere, such as ``/dev/zero``).
+    """
+    if (
+        not isinstance(name, str)
+        or name in ("", ".", "..")
+        or any(ch in name for ch in "/\\\0")
+        or len(name) > 255
+    ):
+        shown = repr(name)[:80]
+        raise PuzzleError(
+            f"expected a file name beside the certificate, got {shown}", source=str(certificate)
+        )
+    return certificate.parent / name
 
 
 def certificate_paths(paths: list[Path]) -> list[Path]:

@@ -12,6 +12,8 @@
    and Applications", ISMVL 2010), which is bounded by one SAT call per
    member but may keep a larger core (13 givens and 6 units where the
    smallest has 5 and 4, on a serg puzzle; ``docs/performance.md``).
+   OptUx has a time budget (checked between its hitting sets); past it,
+   MUSX's core is given and ``Core.smallest`` says it is not proven smallest.
 2. The **steps**: the deduction engine (:func:`cp_sudoku.verify.explain.explain`)
    run on the puzzle; when it reaches a contradiction, its steps to it.
 
@@ -36,6 +38,10 @@ from cp_sudoku.model import Cell, Puzzle, cell_name, violations
 from cp_sudoku.verify.explain import Explanation, explain
 from cp_sudoku.workbench.members import Member, only, selected
 
+#: CPU seconds OptUx may search for a smallest core before MUSX's minimal one is taken
+#: (CPU, not wall-clock, so that a loaded machine gives the same cores).
+SMALLEST_BUDGET = 5.0
+
 
 @dataclass(frozen=True)
 class Core:
@@ -51,7 +57,8 @@ class Core:
       and ``dropped`` (per member, in order: the subset without it), each
       ``satisfiable``, ``unsatisfiable`` or ``unknown`` (:func:`check_core`);
       empty when not checked;
-    - ``seconds``: wall-clock time of the extraction (the checks excluded).
+    - ``seconds``: wall-clock time of the extraction (the checks excluded);
+    - ``smallest``: the core is a smallest one (OptUx finished within its budget).
     """
 
     members: tuple[Member, ...]
@@ -60,6 +67,7 @@ class Core:
     seconds: float
     checked_by: str | None = None
     checks: dict[str, Any] = field(default_factory=dict)
+    smallest: bool = False
 
     @property
     def cells(self) -> tuple[Cell, ...]:
@@ -103,6 +111,7 @@ class Core:
             "cells": [cell_name(c) for c in self.cells],
             "sentence": self.sentence() if self.members else None,
             "minimal": self.minimal,
+            "smallest": self.smallest,
             "checked_by": self.checked_by,
             "checks": self.checks,
             "deduction": self.steps.summary(),
@@ -117,12 +126,18 @@ def _join(words: list[str]) -> str:
 
 
 def why_none(
-    puzzle: Puzzle, *, check_backend: str | None = "backtrack", smallest: bool = True
+    puzzle: Puzzle,
+    *,
+    check_backend: str | None = "backtrack",
+    smallest: bool = True,
+    budget: float = SMALLEST_BUDGET,
 ) -> Core:
     """The core and the deduction steps of ``puzzle`` (module docstring).
 
     ``check_backend``: the back end that re-checks the core (None: no check);
-    ``smallest``: OptUx's smallest core, else MUSX's first minimal one.
+    ``smallest``: OptUx's smallest core, else MUSX's first minimal one;
+    ``budget``: CPU seconds OptUx may take (checked between its hitting sets) before
+    MUSX's core is given instead (``Core.smallest`` False).
     A puzzle with a solution gets an empty core.
 
     Raises:
@@ -137,27 +152,50 @@ def why_none(
         wcnf.append([selector], weight=1)
     with Solver(name="g4", bootstrap_with=formula.clauses) as sat:
         satisfiable = sat.solve(assumptions=list(formula.selectors))
-    if satisfiable:  # OptUx fails on a satisfiable formula: nothing to extract
-        found = []
-    elif smallest:
-        with OptUx(wcnf, verbose=0) as optux:
-            found = optux.compute()
-    else:
-        with MUSX(wcnf, solver="g4", verbosity=0) as musx:
-            found = musx.compute()
+    found: list[int] = []
+    proven = False
+    if not satisfiable:  # OptUx fails on a satisfiable formula: nothing to extract
+        best = _smallest(wcnf, time.process_time() + budget) if smallest else None
+        proven = best is not None
+        if best is None:
+            with MUSX(wcnf, solver="g4", verbosity=0) as musx:
+                best = musx.compute()
+        found = best or []
     chosen = tuple(formula.members[k - 1] for k in sorted(found or ()))
     seconds = time.perf_counter() - start
     steps = explain(puzzle)
-    if not chosen or check_backend is None:
-        return Core(chosen, len(formula.members), steps, seconds)
+    checks = check_core(puzzle, chosen, check_backend) if chosen and check_backend else {}
     return Core(
         chosen,
         len(formula.members),
         steps,
         seconds,
-        check_backend,
-        check_core(puzzle, chosen, check_backend),
+        check_backend if checks else None,
+        checks,
+        proven,
     )
+
+
+class _OutOfTime(Exception):
+    """OptUx ran past its budget."""
+
+
+def _smallest(wcnf: WCNF, deadline: float) -> list[int] | None:
+    """OptUx's smallest MUS (soft clause numbers, 1-based), or None past ``deadline``
+    (``time.process_time``, looked at before each of its optimal hitting sets)."""
+    with OptUx(wcnf, verbose=0) as optux:
+        get = optux.hitman.get
+
+        def guarded() -> list[int] | None:
+            if time.process_time() > deadline:
+                raise _OutOfTime
+            return get()
+
+        optux.hitman.get = guarded
+        try:
+            return optux.compute()
+        except _OutOfTime:
+            return None
 
 
 def check_core(puzzle: Puzzle, core: tuple[Member, ...], backend: str) -> dict[str, Any]:

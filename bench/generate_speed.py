@@ -1,0 +1,83 @@
+"""Generation speed: cp_sudoku's generator against QQWing, measured in one run on one machine.
+
+Usage: python bench/generate_speed.py [--count N] [--hard N]
+
+Figures are CPU seconds (``time.process_time`` for this process, which counts
+OR-Tools' threads too; ``RUSAGE_CHILDREN`` for QQWing), so a loaded machine
+changes them little.  Every cp_sudoku puzzle counted is minimal, unique and
+cross-checked by cpsat, sat and backtrack; QQWing's are its own claim (QQWing
+removes givens while its solver finds one solution, as ours do, and checks
+nothing else).
+
+1. minimal unique 9x9, no symmetry, no grade target (issue target: >= 50/s);
+2. 180°-symmetric 9x9 graded hard or above (``hard+``; target >= 2/s);
+3. QQWing ``--generate N --one-line`` (any difficulty, no symmetry) and
+   ``--symmetry rotate180 --difficulty expert``, for the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import shutil
+import subprocess
+import time
+
+from cp_sudoku.generate import Request, make
+
+
+def ours(request: Request, count: int) -> tuple[float, float]:
+    """Puzzles per CPU second for ``count`` puzzles of ``request``, and mean givens."""
+    maker = request.maker()
+    make(request, 999, 0, maker)  # warm up: imports, the CNF of the rules
+    start = time.process_time()
+    givens = 0
+    for index in range(count):
+        givens += len(make(request, 1, index, maker).puzzle.givens)
+    return count / (time.process_time() - start), givens / count
+
+
+def qqwing(count: int, *options: str) -> float | None:
+    """QQWing's puzzles per CPU second (None when it is not installed)."""
+    found = shutil.which("qqwing") or shutil.which("/usr/games/qqwing")
+    if found is None:
+        return None
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(
+        [found, "--generate", str(count), "--one-line", *options],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return count / cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--hard", type=int, default=20)
+    args = parser.parse_args()
+    print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}")
+    rate, givens = ours(Request(), args.count)
+    base = qqwing(args.count)
+    print(f"minimal unique 9x9:        cp_sudoku {rate:7.1f}/s ({givens:.1f} givens)")
+    if base:
+        print(f"                           qqwing    {base:7.1f}/s  ratio {rate / base:.2f}")
+    try:
+        from cp_sudoku.generate.grading import parse_target
+
+        hard = Request(symmetry="rot180", target=parse_target("hard+"))
+        rate, givens = ours(hard, args.hard)
+    except ImportError:
+        print("180° hard+: skipped (cp_sudoku.deduction is not installed)")
+        return
+    base = qqwing(args.hard, "--symmetry", "rotate180", "--difficulty", "expert")
+    print(f"180°-symmetric, hard+:     cp_sudoku {rate:7.2f}/s ({givens:.1f} givens)")
+    if base:
+        print(f"  (qqwing rotate180 expert)   qqwing {base:7.2f}/s  ratio {rate / base:.2f}")
+
+
+if __name__ == "__main__":
+    main()

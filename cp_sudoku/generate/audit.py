@@ -1,0 +1,46 @@
+"""Check a generated puzzle after the fact, with nothing of the generator but its output.
+
+:func:`audit` re-proves what :mod:`cp_sudoku.generate` claims, by the
+default cross-check (``cpsat``, ``sat`` and ``backtrack`` must agree):
+
+- *unique*: the puzzle is ``unique`` and its grid is the stated solution;
+- *minimal*: removing each given in turn (each orbit of givens under the
+  puzzle's symmetry) gives ``multiple``;
+- *symmetric*: the given cells are a union of orbits;
+- *graded*: grading again gives the same rating and band.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.generate.make import Generated
+from cp_sudoku.generate.symmetry import cell_map, is_symmetric, orbits
+
+
+def audit(made: Generated, symmetry: str = "none", minimal: bool = True) -> list[str]:
+    """What fails among the claims above (empty: every claim holds)."""
+    puzzle = made.puzzle
+    problems = []
+    verdict = crosscheck(puzzle)
+    if verdict.status != "unique" or verdict.solution != made.solution:
+        problems.append(f"cross-checks as {verdict.status}, not unique with the stated solution")
+    mapping = cell_map(symmetry, puzzle.rows, puzzle.cols)
+    givens = set(puzzle.givens)
+    if not is_symmetric(givens, mapping):
+        problems.append(f"the givens are not symmetric under {symmetry}")
+    if minimal:
+        for orbit in orbits(tuple(sorted(givens)), mapping):
+            fewer = {c: v for c, v in puzzle.givens.items() if c not in orbit}
+            status = crosscheck(replace(puzzle, givens=fewer)).status
+            if status != "multiple":
+                cells = " ".join(f"r{r + 1}c{c + 1}" for r, c in orbit)
+                problems.append(f"without the given(s) {cells} it is {status}, not multiple")
+    if made.grade is not None:
+        from cp_sudoku.deduction import grade
+
+        again = grade(puzzle)
+        if (again.rating, again.band) != (made.grade.rating, made.grade.band):
+            problems.append(f"grades {again} now, {made.grade} when made")
+    return problems

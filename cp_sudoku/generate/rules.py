@@ -1,0 +1,500 @@
+"""The rules of a generated puzzle, per kind: the shape, and what is drawn from a solution.
+
+A :class:`Maker` knows one kind and its options.  :meth:`Maker.draw` gives
+the puzzle's rules without givens and the solution the givens will come
+from: for Sudoku and jigsaw a random solution of the fixed rules; for
+Killer, KenKen, Kakuro, Futoshiki and Skyscrapers a random Latin or Sudoku
+grid first, then cages, runs, signs or clues read off it.
+
+Sources: cages grown cell by cell with no digit twice (as in Killer
+generators such as QQWing's successors and the KenKen literature), jigsaw
+regions by random swaps of border cells that keep every region connected
+(the usual "perturbed boxes" method).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from cp_sudoku.encodings.cnf import Cnf, to_cnf
+from cp_sudoku.generate.oracle import Oracle
+from cp_sudoku.kinds import kind_of
+from cp_sudoku.kinds.futoshiki import futoshiki
+from cp_sudoku.kinds.grid import box_shape, square_puzzle
+from cp_sudoku.kinds.jigsaw import jigsaw
+from cp_sudoku.kinds.kakuro import Clue, Square, kakuro
+from cp_sudoku.kinds.kenken import kenken
+from cp_sudoku.kinds.killer import killer
+from cp_sudoku.kinds.skyscrapers import SIDES, lines_of_sight, skyscrapers
+from cp_sudoku.kinds.sudoku import sudoku
+from cp_sudoku.model import Cell, Grid, Puzzle, Unit, UsageError
+
+#: Kinds that generate, with what they make.
+KINDS: dict[str, str] = {
+    "sudoku": "Sudoku of any box shape, with extras (diagonals, windows, non-consecutive)",
+    "jigsaw": "jigsaw Sudoku, regions generated or supplied",
+    "killer": "Killer Sudoku: cages of 2-5 cells grown from the solution, few givens or none",
+    "kenken": "KenKen: cages of 1-4 cells with + - * /, no givens",
+    "kakuro": "Kakuro: a generated layout of runs, no givens",
+    "futoshiki": "Futoshiki: inequality signs and givens, both minimal",
+    "skyscrapers": "Skyscrapers: clues outside the grid and givens, both minimal",
+}
+
+_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def _neighbours(cell: Cell) -> list[Cell]:
+    return [(cell[0] + dr, cell[1] + dc) for dr, dc in _STEPS]
+
+
+@dataclass
+class Maker:
+    """The rules of one kind with its options; draws (rules, solution) pairs.
+
+    - ``kind``: a key of :data:`KINDS`; ``size``: n (values 1..n; Kakuro: the
+      grid's side, clue squares included); ``box``: Sudoku box shape;
+      ``extras``: Sudoku and jigsaw extras; ``regions``: jigsaw labels, n * n
+      row-major (None: generated).
+
+    Raises:
+        UsageError: an unknown kind, or options the kind does not take.
+    """
+
+    kind: str = "sudoku"
+    size: int = 9
+    box: tuple[int, int] | None = None
+    extras: tuple[str, ...] = ()
+    regions: tuple[str, ...] | None = None
+    _cnfs: dict[object, Cnf] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise UsageError(f"unknown kind {self.kind!r}: expected one of {', '.join(KINDS)}")
+        limit = 6 if self.kind == "kakuro" else 36
+        low = 4 if self.kind == "kakuro" else 2
+        if not low <= self.size <= limit:
+            raise UsageError(f"a generated {self.kind} has size {low}..{limit}, got {self.size}")
+        if self.extras and self.kind not in ("sudoku", "jigsaw", "killer"):
+            raise UsageError(f"a {self.kind} takes no extras, got {' '.join(self.extras)}")
+        if self.regions is not None and self.kind != "jigsaw":
+            raise UsageError(f"regions apply to a jigsaw, not a {self.kind}")
+        if self.box is not None and self.kind not in ("sudoku", "killer"):
+            raise UsageError(f"a box shape applies to a sudoku or killer, not a {self.kind}")
+        self.shape  # noqa: B018 (validates box, extras and regions now)
+
+    @cached_property
+    def shape(self) -> Puzzle:
+        """The puzzle's shape without givens: what symmetry is checked on."""
+        n = self.size
+        empty = [0] * (n * n)
+        if self.kind in ("sudoku", "killer"):
+            return sudoku(empty, box_shape(self.box, n), extras=self.extras)
+        if self.kind == "jigsaw":
+            regions = self.regions or tuple(str(r) for r in range(n) for _ in range(n))
+            return jigsaw(empty, regions, extras=self.extras)
+        return square_puzzle(n, self.kind)
+
+    @property
+    def has_givens(self) -> bool:
+        """Whether the kind's puzzles carry givens (KenKen and Kakuro have none)."""
+        return takes_givens(self.kind)
+
+    def oracle(self, puzzle: Puzzle) -> Oracle:
+        """A new solver for ``puzzle``'s rules; the CNF of the latest rules is kept."""
+        key = (puzzle.kind, puzzle.rows, puzzle.cols, puzzle.constraints)
+        if key not in self._cnfs:
+            self._cnfs.clear()
+            self._cnfs[key] = to_cnf(replace(puzzle, givens={}), "extended")
+        return Oracle(puzzle, self._cnfs[key])
+
+    def draw(self, rng: random.Random) -> Draft:
+        """Rules (a puzzle without givens) and one of its solutions, drawn by ``rng``.
+
+        For KenKen and Kakuro the rules are unique on their own.
+        """
+        n = self.size
+        if self.kind == "kakuro":
+            return Draft(*_kakuro(n, rng))
+        if self.kind == "jigsaw" and self.regions is None:
+            while True:
+                rules = jigsaw([0] * n * n, random_regions(n, rng), extras=self.extras)
+                with Oracle(rules) as oracle:
+                    found = oracle.random_solution(rng)
+                if found is not None:
+                    return Draft(rules, found)
+        base = self.shape if self.kind in ("sudoku", "jigsaw", "killer") else _latin(n)
+        oracle = self.oracle(base)
+        solution = oracle.random_solution(rng)
+        if solution is None:
+            oracle.close()
+            raise UsageError(f"a {n}x{n} {self.kind} with these rules has no solution")
+        if self.kind in ("sudoku", "jigsaw"):
+            return Draft(base, solution, oracle=oracle)
+        oracle.close()
+        if self.kind == "killer":
+            return Draft(_killer(base, solution, rng), solution)
+        if self.kind == "kenken":
+            return Draft(_kenken(n, solution, rng), solution)
+        if self.kind == "futoshiki":
+            signs = futoshiki_signs(n, solution)
+            return Draft(futoshiki(n, signs), solution, tuple(signs), _futoshiki_from(n))
+        clues = [
+            (side, k, count)
+            for side, row in skyscraper_clues(n, solution).items()
+            for k, count in enumerate(row)
+        ]
+        build = _skyscrapers_from(n)
+        return Draft(build(clues), solution, tuple(clues), build)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What :meth:`Maker.draw` gives: the rules as a puzzle without givens, the
+    solution, and for Futoshiki and Skyscrapers the rules that may be dropped one
+    by one (signs, clues) with the function that builds the puzzle from those kept;
+    ``oracle``: an open solver of the rules, when one drew the solution (the caller
+    closes it)."""
+
+    rules: Puzzle
+    solution: Grid
+    items: tuple[Any, ...] = ()
+    rebuild: Callable[[Sequence[Any]], Puzzle] | None = None
+    oracle: Oracle | None = None
+
+
+def _futoshiki_from(n: int) -> Callable[[Sequence[Any]], Puzzle]:
+    return lambda signs: futoshiki(n, signs)
+
+
+def _skyscrapers_from(n: int) -> Callable[[Sequence[Any]], Puzzle]:
+    def build(kept: Sequence[Any]) -> Puzzle:
+        sides: dict[str, list[int | None]] = {side: [None] * n for side in SIDES}
+        for side, k, count in kept:
+            sides[side][k] = count
+        return skyscrapers(n, sides)
+
+    return build
+
+
+def takes_givens(kind: str) -> bool:
+    """Whether puzzles of ``kind`` carry givens: its text format has a ``grid:`` of values."""
+    return kind_of(kind).keys.get("grid") == "grid"
+
+
+def _latin(n: int) -> Puzzle:
+    return square_puzzle(n, "latin")
+
+
+def futoshiki_signs(n: int, solution: Grid) -> list[tuple[Cell, str, Cell]]:
+    """Every sign between orthogonal neighbours that ``solution`` (n x n, row-major) makes true."""
+    signs = []
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in ((0, 1), (1, 0)):
+                if r + dr < n and c + dc < n:
+                    a, b = solution[r * n + c], solution[(r + dr) * n + c + dc]
+                    signs.append(((r, c), "<" if a < b else ">", (r + dr, c + dc)))
+    return signs
+
+
+def skyscraper_clues(n: int, solution: Grid) -> dict[str, list[int | None]]:
+    """Every clue of ``solution`` (n x n heights, row-major): buildings seen from each side."""
+    clues: dict[str, list[int | None]] = {}
+    for side in SIDES:
+        row: list[int | None] = []
+        for k in range(n):
+            seen, top = 0, 0
+            for r, c in lines_of_sight(n, side, k):
+                if solution[r * n + c] > top:
+                    seen, top = seen + 1, solution[r * n + c]
+            row.append(seen)
+        clues[side] = row
+    return clues
+
+
+def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> tuple[str, ...]:
+    """n connected regions of n cells each on an n x n grid: the default boxes (rows when n
+    is prime) perturbed by ``swaps`` random exchanges of border cells (default 20 n^2),
+    each kept only when both regions stay connected.  Labels ``1..n``, row-major."""
+    r, c = box_shape(None, n)
+    label = {(i, j): (i // r) * (n // c) + j // c for i in range(n) for j in range(n)}
+    members: dict[int, set[Cell]] = {}
+    for cell, region in label.items():
+        members.setdefault(region, set()).add(cell)
+    for _ in range(swaps if swaps is not None else 20 * n * n):
+        a = (rng.randrange(n), rng.randrange(n))
+        near = [b for b in _neighbours(a) if b in label and label[b] != label[a]]
+        if not near:
+            continue
+        ra, rb = label[a], label[rng.choice(near)]
+        back = [
+            x for x in members[rb] if x != a and any(label.get(y) == ra for y in _neighbours(x))
+        ]
+        if not back:
+            continue
+        b = rng.choice(back)
+        new_a = members[ra] - {a} | {b}
+        new_b = members[rb] - {b} | {a}
+        if _connected(new_a) and _connected(new_b):
+            members[ra], members[rb] = new_a, new_b
+            label[a], label[b] = rb, ra
+    return tuple(str(label[(i, j)] + 1) for i in range(n) for j in range(n))
+
+
+def _connected(cells: set[Cell]) -> bool:
+    start = next(iter(cells))
+    seen = {start}
+    todo = [start]
+    while todo:
+        for near in _neighbours(todo.pop()):
+            if near in cells and near not in seen:
+                seen.add(near)
+                todo.append(near)
+    return len(seen) == len(cells)
+
+
+def grow_cages(
+    cells: Sequence[Cell],
+    solution: dict[Cell, int],
+    rng: random.Random,
+    low: int,
+    high: int,
+    distinct: bool,
+) -> list[list[Cell]]:
+    """Cover ``cells`` with connected cages of ``low..high`` cells (fewer where the
+    growth is boxed in), grown from random starts; with ``distinct`` no value twice."""
+    free = set(cells)
+    cages = []
+    while free:
+        cage = [rng.choice(sorted(free))]
+        free.discard(cage[0])
+        size = rng.randint(low, high)
+        while len(cage) < size:
+            held = {solution[x] for x in cage}
+            near = sorted(
+                {
+                    y
+                    for x in cage
+                    for y in _neighbours(x)
+                    if y in free and not (distinct and solution[y] in held)
+                }
+            )
+            if not near:
+                break
+            cage.append(rng.choice(near))
+            free.discard(cage[-1])
+        cages.append(cage)
+    return _merge_singles(cages, solution, distinct)
+
+
+def _merge_singles(
+    cages: list[list[Cell]], solution: dict[Cell, int], distinct: bool
+) -> list[list[Cell]]:
+    """Join each one-cell cage to a neighbouring cage when the rules allow (a one-cell
+    cage gives its value away)."""
+    home = {cell: k for k, cage in enumerate(cages) for cell in cage}
+    for k, cage in enumerate(cages):
+        if len(cage) != 1:
+            continue
+        (cell,) = cage
+        for near in _neighbours(cell):
+            j = home.get(near)
+            if j is None or j == k or not cages[j]:
+                continue
+            if distinct and solution[cell] in {solution[x] for x in cages[j]}:
+                continue
+            cages[j].append(cell)
+            cage.clear()
+            home[cell] = j
+            break
+    return [cage for cage in cages if cage]
+
+
+def _killer(base: Puzzle, solution: Grid, rng: random.Random) -> Puzzle:
+    index = base.index
+    values = {cell: solution[i] for cell, i in index.items()}
+    cages = grow_cages(base.cells, values, rng, 2, 5, distinct=True)
+    return killer(
+        [(sum(values[x] for x in cage), cage) for cage in cages],
+        size=base.rows,
+        box=base.box,
+        extras=base.extras,
+    )
+
+
+def _kenken(n: int, solution: Grid, rng: random.Random) -> Puzzle:
+    """Cages grown from ``solution``; while another solution exists, a cell where it
+    differs becomes a one-cell cage (KenKen's given) and its old cage is re-cut."""
+    values = {(i // n, i % n): v for i, v in enumerate(solution)}
+    cages = grow_cages(list(values), values, rng, 2, 4, distinct=False)
+    while True:
+        puzzle = kenken(n, [_kenken_cage(cage, values, rng) for cage in cages])
+        with Oracle(puzzle) as oracle:
+            other = oracle.other_solution((), solution)
+        if other is None:
+            return puzzle
+        differ = [cell for i, cell in enumerate(puzzle.cells) if other[i] != solution[i]]
+        cell = rng.choice(differ)
+        cages = [part for cage in cages for part in _split_off(cage, cell)]
+
+
+def _split_off(cage: list[Cell], cell: Cell) -> list[list[Cell]]:
+    if cell not in cage:
+        return [cage]
+    rest = set(cage) - {cell}
+    parts: list[list[Cell]] = [[cell]]
+    while rest:
+        start = min(rest)
+        part, todo = {start}, [start]
+        while todo:
+            for y in _neighbours(todo.pop()):
+                if y in rest and y not in part:
+                    part.add(y)
+                    todo.append(y)
+        rest -= part
+        parts.append(sorted(part))
+    return parts
+
+
+def _kenken_cage(
+    cage: list[Cell], values: dict[Cell, int], rng: random.Random
+) -> tuple[int, str, list[Cell]]:
+    digits = [values[x] for x in cage]
+    if len(cage) == 1:
+        return digits[0], "=", cage
+    if len(cage) == 2:
+        high, low = max(digits), min(digits)
+        if high % low == 0 and rng.random() < 0.5:
+            return high // low, "/", cage
+        choice = rng.random()
+        if choice < 0.5:
+            return high - low, "-", cage
+        if choice < 0.75:
+            return high + low, "+", cage
+        return high * low, "*", cage
+    product = 1
+    for d in digits:
+        product *= d
+    if rng.random() < 0.5:
+        return product, "*", cage
+    return sum(digits), "+", cage
+
+
+def kakuro_layout(n: int, rng: random.Random) -> list[list[bool]]:
+    """An n x n Kakuro layout, True for a white cell: row and column 0 black, about a
+    quarter of the rest black at random, then every white cell in a run of 2..9 both ways
+    or at least one way (cells alone both ways turn black), and at least one white cell."""
+    while True:
+        white = [[r > 0 and c > 0 and rng.random() > 0.28 for c in range(n)] for r in range(n)]
+        _prune(white)
+        if sum(map(sum, white)) >= 2:
+            return white
+
+
+def _run_length(white: list[list[bool]], r: int, c: int, dr: int, dc: int) -> int:
+    length = 1
+    for sign in (1, -1):
+        i, j = r + sign * dr, c + sign * dc
+        while 0 <= i < len(white) and 0 <= j < len(white) and white[i][j]:
+            length += 1
+            i, j = i + sign * dr, j + sign * dc
+    return length
+
+
+def _kakuro(n: int, rng: random.Random, rounds: int = 200) -> tuple[Puzzle, Grid]:
+    """A Kakuro whose sums have one solution, by local search: a random layout and
+    filling; while another solution exists, a cell where the two differ is refilled
+    (about a fifth of the other cells refilled with it) or, one time in seven, turned
+    black (cells left alone both ways turn black too).  A new layout after ``rounds``
+    steps, or when under half of the white cells remain."""
+    while True:
+        white = kakuro_layout(n, rng)
+        start = sum(map(sum, white))
+        values: dict[Cell, int] = {}
+        for _ in range(rounds):
+            cells = [(r, c) for r in range(n) for c in range(n) if white[r][c]]
+            if 2 * len(cells) < start:
+                break
+            runs = _runs(white)
+            fill = Puzzle(
+                rows=n,
+                cols=n,
+                cells=tuple(cells),
+                max_value=9,
+                kind="kakuro",
+                constraints=tuple(Unit("run", run, "run") for run in runs),
+            )
+            with Oracle(fill) as filler:
+                keep = [
+                    (c, v) for c, v in values.items() if white[c[0]][c[1]] and rng.random() < 0.8
+                ]
+                solution = filler.random_solution(rng, keep) or filler.random_solution(rng)
+            assert solution is not None  # distinct digits in runs of at most 8 cells always fit
+            values = dict(zip(fill.cells, solution, strict=True))
+            puzzle = kakuro(_squares(n, white, runs, values))
+            with Oracle(puzzle) as oracle:
+                other = oracle.other_solution((), solution)
+            if other is None:
+                return puzzle, solution
+            differ = [cell for i, cell in enumerate(fill.cells) if other[i] != solution[i]]
+            r, c = rng.choice(differ)
+            if rng.random() < 1 / 7:
+                white[r][c] = False
+                _prune(white)
+            else:
+                del values[(r, c)]
+
+
+def _prune(white: list[list[bool]]) -> None:
+    """Turn black every white cell alone both ways (no run of 2 or more), until none is."""
+    n = len(white)
+    changed = True
+    while changed:
+        changed = False
+        for r in range(1, n):
+            for c in range(1, n):
+                if (
+                    white[r][c]
+                    and max(_run_length(white, r, c, 0, 1), _run_length(white, r, c, 1, 0)) < 2
+                ):
+                    white[r][c] = False
+                    changed = True
+
+
+def _runs(white: list[list[bool]]) -> list[tuple[Cell, ...]]:
+    n = len(white)
+    runs = []
+    for dr, dc in ((0, 1), (1, 0)):
+        for r in range(n):
+            for c in range(n):
+                if white[r][c] and not white[r - dr][c - dc]:
+                    run = []
+                    i, j = r, c
+                    while i < n and j < n and white[i][j]:
+                        run.append((i, j))
+                        i, j = i + dr, j + dc
+                    if len(run) >= 2:
+                        runs.append(tuple(run))
+    return runs
+
+
+def _squares(
+    n: int, white: list[list[bool]], runs: list[tuple[Cell, ...]], values: dict[Cell, int]
+) -> list[list[Square]]:
+    down: dict[Cell, int] = {}
+    across: dict[Cell, int] = {}
+    for run in runs:
+        (r, c), (r2, _) = run[0], run[-1]
+        total = sum(values[x] for x in run)
+        if r2 != r:
+            down[(r - 1, c)] = total
+        else:
+            across[(r, c - 1)] = total
+    return [
+        [None if white[r][c] else Clue(down.get((r, c)), across.get((r, c))) for c in range(n)]
+        for r in range(n)
+    ]

@@ -1,0 +1,204 @@
+"""Input that used to end as an internal error (exit 70) is one located line and exit 2,
+and the rest of the file still runs: huge integers, non-ASCII digits, deep JSON, long CSV
+fields, KenKen targets past 2**63, a certificate's clash naming a cell twice, a NUL byte."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cp_sudoku.cli import main
+from cp_sudoku.io import read_text
+from cp_sudoku.kinds.kenken import kenken
+from cp_sudoku.model import PuzzleError
+from cp_sudoku.model.numbers import MAX_DIGITS, is_number, read_number
+
+HUGE = "9" * 5000  # over Python's 4,300-digit limit on reading an integer
+#: A KenKen that is unique, run after each bad puzzle: it must still be checked.
+GOOD = """kind: kenken
+size: 4
+cages:
+2* r1c2 r1c1 r2c1
+7+ r1c4 r1c3
+1- r4c1 r4c2
+2/ r3c4 r4c4
+2- r4c3 r3c3
+6* r2c3 r2c2
+2- r3c2 r3c1
+4 r2c4
+"""
+KILLER = "kind: killer\nsize: 4\ncages:\n{target}: r1c1,r1c2\n"
+CELL = "kind: killer\nsize: 4\ncages:\n3: r{row}c1,r1c2\n"
+KAKURO = (
+    "kind: kakuro\ngrid:\nx   x   x   6\\  3\\\nx   4\\  3\\3 _   _\n"
+    "\\{clue} _   _   _   _\n\\3  _   _   x   x\n"
+)
+SKYSCRAPERS = "kind: skyscrapers\nsize: 5\nbottom: {clue} . . 2 2\nleft: . 3 . 2 .\n"
+BOX = "kind: sudoku\nbox: {box}x2\ngrid:\n....\n....\n....\n....\n"
+KENKEN = GOOD.replace("2* r1c2 r1c1 r2c1", "{target}* r1c2 r1c1 r2c1")
+#: One digit 3 of several Unicode classes: str.isdigit is true for each, and int() reads
+#: all but the superscript and the circled one; none is an ASCII digit.
+DIGITS = {
+    "superscript": "\u00b3",
+    "arabic-indic": "\u0663",
+    "extended arabic-indic": "\u06f3",
+    "devanagari": "\u0969",
+    "fullwidth": "\uff13",
+    "mathematical bold": "\U0001d7d1",
+    "circled": "\u2462",
+}
+
+
+def run_file(tmp_path: Path, text: str, *args: str, name: str = "puzzles.txt"):  # type: ignore[no-untyped-def]
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return CliRunner().invoke(main, ["check", str(path), "--jobs", "1", *args, "--json"])
+
+
+def assert_bad_then_good(result, says: str) -> None:  # type: ignore[no-untyped-def]
+    """Exit 2, one error line naming the problem, and the good puzzle after it unique."""
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("cp-sudoku: error")]
+    assert len(errors) == 1, result.stderr
+    assert says in errors[0], errors[0]
+    assert len(errors[0]) < 400  # a huge number is cut, not printed whole
+    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert [r["status"] for r in records] == ["invalid", "unique"]
+
+
+@pytest.mark.parametrize(
+    ("bad", "says"),
+    [
+        (KILLER.format(target=HUGE), "a cage target has 5,000 digits, over the limit of 18"),
+        (CELL.format(row=HUGE), "a number has 5,000 digits"),
+        (KAKURO.format(clue=HUGE), "unexpected Kakuro square"),
+        (SKYSCRAPERS.format(clue=HUGE), "expected a number of at most 18 digits"),
+        (BOX.format(box=HUGE), "expected 'box: RxC'"),
+        (KENKEN.format(target=2**63), "a cage target has 19 digits, over the limit of 18"),
+        (KENKEN.format(target=2**64), "a cage target has 20 digits"),
+        (f"kind: kenken\nsize: {HUGE}\ncages:\n1 r1c1\n", "expected 'size: N' with 1 <= N <= 100"),
+    ],
+    ids=["cage target", "cell", "kakuro clue", "skyscrapers clue", "box", "2^63", "2^64", "size"],
+)
+def test_integers_of_any_size_are_one_line(tmp_path: Path, bad: str, says: str) -> None:
+    assert_bad_then_good(run_file(tmp_path, bad + GOOD), says)
+
+
+@pytest.mark.parametrize("digit", DIGITS.values(), ids=DIGITS.keys())
+@pytest.mark.parametrize(
+    ("template", "says"),
+    [
+        (KILLER.format(target="{d}"), "expected a cage such as"),
+        (CELL.format(row="{d}"), "expected a cell such as r1c2"),
+        (KAKURO.format(clue="{d}"), "unexpected Kakuro square"),
+        (SKYSCRAPERS.format(clue="{d}"), "unexpected clue"),
+        (BOX.format(box="{d}"), "expected 'box: RxC'"),
+        (KENKEN.format(target="{d}"), "expected a cage such as"),
+    ],
+    ids=["cage target", "cell", "kakuro clue", "skyscrapers clue", "box", "kenken target"],
+)
+def test_unicode_digits_are_never_numbers(
+    tmp_path: Path, digit: str, template: str, says: str
+) -> None:
+    assert_bad_then_good(run_file(tmp_path, template.replace("{d}", digit) + GOOD), says)
+
+
+@pytest.mark.parametrize("digit", DIGITS.values(), ids=DIGITS.keys())
+def test_unicode_digits_in_a_grid_line_are_located(digit: str) -> None:
+    (entry,) = read_text("." * 15 + digit)
+    assert entry.puzzle is None
+    assert entry.error is not None and entry.error.column == 16
+
+
+def test_numbers_read_ascii_digits_only_and_at_most_18() -> None:
+    assert read_number("0" * 40 + "1" * MAX_DIGITS) == int("1" * MAX_DIGITS)
+    assert all(not is_number(d) for d in DIGITS.values())
+    for text in ("1" * (MAX_DIGITS + 1), "\u0663", "", "-1", "1 2", HUGE):
+        with pytest.raises(PuzzleError):
+            read_number(text)
+
+
+def test_a_kenken_target_past_2_63_from_python_is_a_puzzle_error() -> None:
+    cells = [(0, 0), (0, 1)]
+    for target in (2**63, 10**5000):
+        with pytest.raises(PuzzleError, match="targets have at most 18 digits"):
+            kenken(2, [(target, "*", cells), (3, "+", [(1, 0), (1, 1)])])
+
+
+def test_a_target_that_fits_runs_on_every_back_end(tmp_path: Path) -> None:
+    result = run_file(
+        tmp_path,
+        KENKEN.format(target=10**MAX_DIGITS - 1),
+        *("--backend", "cpsat", "--backend", "sat", "--backend", "mip"),
+    )
+    (record,) = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert record["status"] == "none", result.output  # no cells multiply to 10**18 - 1
+
+
+def test_a_csv_field_over_131072_characters_is_one_line(tmp_path: Path) -> None:
+    text = "puzzle\n" + "." * 200_000 + "\n" + "......122..4.4..\n"
+    result = run_file(tmp_path, text, name="puzzles.csv")
+    assert result.exit_code == 2
+    (error,) = [line for line in result.stderr.splitlines() if "error" in line]
+    assert "puzzles.csv:2: not CSV this reader takes: field larger than field limit" in error
+    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert [(r["line"], r["status"]) for r in records] == [(2, "invalid"), (3, "unique")]
+
+
+def puzzlekit(entries: dict[str, str]) -> str:
+    data = {key: {"problem": problem, "solution": None} for key, problem in entries.items()}
+    return json.dumps({"count_sol": 1, "name": "KillerSudoku", "data": data}, indent=1)
+
+
+KILLER_2 = "4 4\n3 - 7 -\n7 - 3 -\n3 - 7 -\n7 - 3 -\n1 1 2 2\n3 3 4 4\n5 5 6 6\n7 7 8 8"
+
+
+def test_puzzlekit_json_bad_numbers_leave_the_other_entries(tmp_path: Path) -> None:
+    bad = KILLER_2.replace("3 - 7 -", f"{HUGE} - 7 -", 1)
+    arabic = KILLER_2.replace("3 - 7 -", "\u0663 - 7 -", 1)
+    path = tmp_path / "killer.json"
+    path.write_text(puzzlekit({"huge": bad, "arabic": arabic, "ok": KILLER_2}))
+    result = CliRunner().invoke(main, ["check", str(path), "--jobs", "1", "--json"])
+    assert result.exit_code in (1, 2), result.output
+    assert "internal error" not in result.output
+    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert [r["status"] for r in records][:2] == ["invalid", "invalid"]
+    assert records[2]["status"] == "multiple"
+    assert "over the limit of 18" in records[0]["error"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"count_sol": 1, "name": "KenKen", "data": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"count_sol": 1, "name": "KenKen", "data": {}, "x": ' + HUGE + "}",
+    ],
+    ids=["nested", "huge integer"],
+)
+def test_puzzlekit_json_too_deep_or_too_long_is_one_line(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "kenken.json"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["check", str(path), "--jobs", "1"])
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()[:1]
+    assert line.startswith(f"cp-sudoku: error: {path}")
+    assert "not JSON this reader takes" in line
+
+
+def test_a_nul_byte_in_a_file_name_is_one_line(tmp_path: Path) -> None:
+    for args in (
+        ["check", "a\x00b.txt"],
+        ["verify", "a\x00b.cert.json"],
+        ["prove", "......122..4.4..", "--out", str(tmp_path / "a\x00b")],
+        ["check", "......122..4.4..", "--output", str(tmp_path / "a\x00b.parquet")],
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert (
+            result.stderr.splitlines() == [result.stderr.splitlines()[0]]
+            and "NUL byte" in result.stderr
+        )
