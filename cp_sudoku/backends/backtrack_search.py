@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
-from cp_sudoku.constraints import AllDifferent
+from cp_sudoku.constraints import AllDifferent, Constraint, Linear, Pair, Table
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
 
@@ -53,7 +53,8 @@ def compile_puzzle(puzzle: Puzzle) -> CompiledShape:
     shift = 1 - puzzle.min_value
     n = puzzle.max_value + shift
     size = len(puzzle.cells)
-    differ = [c for c in puzzle.constraints if isinstance(c, Unit | AllDifferent)]
+    rules = [part for constraint in puzzle.constraints for part in _parts(puzzle, constraint)]
+    differ = [c for c in rules if isinstance(c, Unit | AllDifferent)]
     groups = [[index[c] for c in unit.cells] for unit in differ]
     groups += [[index[c] for c in cage.cells] for cage in puzzle.cages if cage.distinct]
     peer_sets: list[set[int]] = [set() for _ in range(size)]
@@ -64,7 +65,7 @@ def compile_puzzle(puzzle: Puzzle) -> CompiledShape:
     full_units = [[index[c] for c in u.cells] for u in differ if len(u.cells) == n]
     cages: list[tuple[list[int], list[int], bool]] = []
     cages_of: list[list[int]] = [[] for _ in range(size)]
-    for constraint in puzzle.constraints:
+    for constraint in rules:
         if isinstance(constraint, Unit | AllDifferent):
             continue
         members = [index[c] for c in constraint.cells]
@@ -88,6 +89,26 @@ def compile_puzzle(puzzle: Puzzle) -> CompiledShape:
                 others = [i for i in other if i not in inside]
                 locks.append((inside, rest, others))
     return CompiledShape(n, peers, full_units, cages, cages_of, locks)
+
+
+#: Parts of a decomposition the backtracker takes as tables; a larger Linear part makes
+#: it take the whole constraint instead (its own prefix_ok prunes better).
+SMALL_LINEAR = 4
+
+
+def _parts(puzzle: Puzzle, constraint: Constraint) -> list[Constraint]:
+    """The constraint as the backtracker takes it: units, cages and primitives as they are;
+    a type with its own decomposition into all-different, pairs, small tables and linear
+    sums of at most :data:`SMALL_LINEAR` cells by those parts (a global rule is pairs, not
+    one table over the grid); any other whole, one table from its holds and prefix_ok."""
+    if isinstance(constraint, Unit | AllDifferent | Cage | Pair | Table | Linear):
+        return [constraint]
+    if type(constraint).decompose is Constraint.decompose:
+        return [constraint]
+    parts = constraint.decompose(puzzle)
+    if any(isinstance(p, Linear) and len(p.cells) > SMALL_LINEAR for p in parts):
+        return [constraint]
+    return list(parts)
 
 
 class Tables:

@@ -13,7 +13,10 @@ a table of allowed tuples
 (``add_allowed_assignments``; never the integer division constraint, which
 truncates so that 7/2 would count as 3).  The primitives: ``AllDifferent`` by
 ``add_all_different``, ``Linear`` as a linear (in)equality, ``Pair`` and
-``Table`` by ``add_allowed_assignments`` over the cells' domains.
+``Table`` by ``add_allowed_assignments`` over the cells' domains.  Sandwich and
+X-sum clues (:class:`~cp_sudoku.constraints.automaton.Automaton` types, whose
+tables run to tens of thousands of tuples) by ``add_automaton`` over their
+reachable states.
 
 Counting: a single worker enumerates solutions through a callback and stops
 at the limit (several workers can report one solution twice).  A search
@@ -33,6 +36,8 @@ from ortools.sat.python import cp_model
 
 from cp_sudoku.backends.base import Backend, Clock, Interrupted, Option, Sink
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Relation, Table
+from cp_sudoku.constraints.automaton import Automaton, State
+from cp_sudoku.constraints.outside import Sandwich, XSum
 from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.shapes import Shape, shape_of
 from cp_sudoku.model import (
@@ -159,9 +164,28 @@ class _Builder:
         tuples = constraint.allowed(domains, self.puzzle.differ_pairs(constraint.cells))
         self.model.add_allowed_assignments(self.of(constraint), tuples)
 
+    def automaton(self, rule: Automaton) -> None:
+        """A rule read by an automaton (sandwich, x-sum): ``add_automaton`` over the
+        transitions of its runs that can still be accepted, over the cells' domains."""
+        index = self.puzzle.index
+        layers = rule.layers([self.domains[index[c]] for c in rule.cells])
+        ids: dict[State, int] = {rule.start(): 0}
+        triples = set()
+        for moves in layers:
+            for state, value, after in moves:
+                source = ids.setdefault(state, len(ids))
+                triples.add((source, value, ids.setdefault(after, len(ids))))
+        if not all(layers):  # no run is accepted
+            self.model.add_bool_or([])
+            return
+        finals = [number for state, number in ids.items() if rule.accept(state)]
+        self.model.add_automaton(self.of(rule), 0, finals, sorted(triples))
+
 
 #: The native step of each constraint class; other types go through their decomposition.
 NATIVE: dict[type[Constraint], Step] = {
+    Sandwich: _Builder.automaton,
+    XSum: _Builder.automaton,
     Unit: _Builder.unit,
     AllDifferent: _Builder.unit,
     Cage: _Builder.cage,

@@ -55,6 +55,11 @@ Other constraint types, compiled through :func:`~cp_sudoku.encodings.dispatch.co
   can no longer meet the right-hand side;
 - a :class:`~cp_sudoku.constraints.Pair`: its forbidden pairs, as for two-cell
   constraints; an :class:`~cp_sudoku.constraints.AllDifferent`: as a unit;
+- a sandwich or X-sum clue (an :class:`~cp_sudoku.constraints.automaton.Automaton`):
+  the same layered scheme over the automaton's states, Bacchus's encoding of the
+  ``regular`` constraint ("GAC via unit propagation", CP 2007): ``P(j, q) and
+  x(j, v) -> P(j + 1, step(q, v))``, and ``not (P(j, q) and x(j, v))`` for a
+  digit that leaves no accepted run;
 - every other constraint (a :class:`~cp_sudoku.constraints.Table`, cages of three
   or more cells): the allowed-tuple table,
   one selector per allowed tuple; ``OR(selectors)``; a selector implies each
@@ -72,6 +77,8 @@ from functools import cached_property
 from itertools import combinations
 
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table
+from cp_sudoku.constraints.automaton import Automaton, State
+from cp_sudoku.constraints.outside import Sandwich, XSum
 from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import (
@@ -412,6 +419,32 @@ class _Writer:
             for value, x in self.literal[i].items():
                 self.clauses.append([-x, *support.get((i, value), [])])
 
+    def automaton(self, rule: Automaton) -> None:
+        """Layered states (Bacchus, CP 2007): a literal per reachable state of each layer;
+        state and digit imply the next state, a digit with no live move is excluded."""
+        true = self.new()
+        self.clauses.append([true])
+        members = self.members(rule)
+        layers = rule.layers([self.domain(i) for i in members])
+        current = {rule.start(): true}
+        for i, moves in zip(members, layers, strict=True):
+            step = {(state, value): after for state, value, after in moves}
+            following: dict[State, int] = {}
+            for state, p in current.items():
+                for value in self.domain(i):
+                    x = self.lit(i, value)
+                    if x == 0:
+                        continue
+                    given = [-x] if x is not None else []
+                    after = step.get((state, value))
+                    if after is None:
+                        self.clauses.append([-p, *given])
+                        continue
+                    if after not in following:
+                        following[after] = self.new()
+                    self.clauses.append([-p, *given, following[after]])
+            current = following
+
 
 def _can_meet(linear: Linear, low: int, high: int) -> bool:
     """Whether a sum known to lie in ``low..high`` can still meet ``linear``'s comparison."""
@@ -426,6 +459,8 @@ def _can_meet(linear: Linear, low: int, high: int) -> bool:
 
 #: The native step of each constraint class; other types go through their decomposition.
 NATIVE: dict[type[Constraint], Step] = {
+    Sandwich: _Writer.automaton,
+    XSum: _Writer.automaton,
     Unit: _Writer.unit,
     AllDifferent: _Writer.unit,
     SparseUnit: _Writer.sparse_unit,
