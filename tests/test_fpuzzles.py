@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
@@ -10,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cp_sudoku.cli import main
-from cp_sudoku.constraints import Cage, Unit, Visibility
+from cp_sudoku.constraints import REGISTRY, Cage, Unit, Visibility
 from cp_sudoku.constraints.cellrules import Candidates, Clone
 from cp_sudoku.constraints.globalpairs import NegativeRatio, Nonconsecutive
 from cp_sudoku.constraints.outside import LittleKiller, Sandwich, XSum
@@ -18,7 +19,8 @@ from cp_sudoku.constraints.sumlines import Arrow, RegionSumLine
 from cp_sudoku.io import read_file, read_text
 from cp_sudoku.io.fpuzzles import from_data, parse_fpuzzles
 from cp_sudoku.io.fpuzzles_link import decode, encode, link
-from cp_sudoku.io.fpuzzles_write import fpuzzles, to_fpuzzles
+from cp_sudoku.io.fpuzzles_write import fpuzzles, rule_key, to_fpuzzles
+from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import PuzzleError, is_solution
 from tests.conftest import check_all
 
@@ -278,10 +280,26 @@ def test_export_refuses_what_fpuzzles_cannot_say(data: Path) -> None:
         to_fpuzzles(kenken(2, [(3, "-", [(0, 0), (0, 1)]), (3, "-", [(1, 0), (1, 1)])]))
     puzzle = from_data(peak(data))[0]
     odd = Nonconsecutive(4, 4, [((0, 0), (0, 1))])  # spares a pair without a dot
-    from dataclasses import replace
-
     with pytest.raises(PuzzleError, match="f-puzzles cannot express nonconsecutive"):
         to_fpuzzles(replace(puzzle, constraints=(*puzzle.constraints, odd)))
+
+
+@pytest.mark.parametrize("name", sorted(n for n, t in REGISTRY.items() if t.fpuzzles_key))
+def test_every_type_with_a_key_exports_and_reads_back(name: str) -> None:
+    written = 0
+    for n in (4, 6):
+        base = sudoku([0] * n * n)
+        for example in REGISTRY[name].examples(n, n):
+            puzzle = replace(base, constraints=(*base.constraints, example))
+            try:
+                data = to_fpuzzles(puzzle)
+            except PuzzleError as error:  # an instance f-puzzles has no words for
+                assert str(error).startswith("f-puzzles "), error
+                continue
+            back = from_data(data)[0].constraints
+            assert [rule_key(c) for c in back] == [rule_key(c) for c in puzzle.constraints]
+            written += 1
+    assert written, f"no example of {name} can be written for f-puzzles"
 
 
 def test_link_round_trip(data: Path) -> None:

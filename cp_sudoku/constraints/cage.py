@@ -63,6 +63,7 @@ class Cage(Constraint):
 
     type_name: ClassVar[str] = "cage"
     summary: ClassVar[str] = "the cells' values combine to the target (+ - * / = ?)"
+    fpuzzles_key: ClassVar[str | None] = "killercage"
 
     def __init__(self, cells: Sequence[Cell], op: str, target: int, distinct: bool = False) -> None:
         object.__setattr__(self, "cells", tuple(cells))

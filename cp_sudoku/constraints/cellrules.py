@@ -132,6 +132,7 @@ class Candidates(CellValues):
 
     type_name: ClassVar[str] = "candidates"
     summary: ClassVar[str] = "the cell holds one of the listed digits"
+    fpuzzles_key: ClassVar[str | None] = "givenPencilMarks"
 
     def __init__(self, cell: Cell, values: Iterable[int]) -> None:
         super().__init__(cell)

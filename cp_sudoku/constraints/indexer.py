@@ -111,8 +111,17 @@ class Indexer(Constraint):
 
     @classmethod
     def examples(cls: type[X], rows: int, cols: int) -> tuple[X, ...]:
-        """An indexer in the first column (along its column) and one in the second row."""
-        return (cls([(r, 0) for r in range(rows)], 1), cls([(1, c) for c in range(cols)], 2))
+        """Two indexers (r2c1 and r3c2), each along the cells its kind points at."""
+        lines = [cls.along(cell, rows, cols) for cell in ((1, 0), (2, 1))]
+        return tuple(
+            cls(cells, cells.index(cell))
+            for cell, cells in zip(((1, 0), (2, 1)), lines, strict=True)
+        )
+
+    @staticmethod
+    def along(cell: Cell, rows: int, cols: int) -> list[Cell]:
+        """The cells an indexer at ``cell`` points along (for the examples)."""
+        raise NotImplementedError
 
 
 @register
@@ -123,6 +132,11 @@ class RowIndexer(Indexer):
     summary: ClassVar[str] = "a digit v in row r puts r in row v of the same column"
     fpuzzles_key: ClassVar[str | None] = "rowindexer"
 
+    @staticmethod
+    def along(cell: Cell, rows: int, cols: int) -> list[Cell]:
+        """Its column."""
+        return [(r, cell[1]) for r in range(rows)]
+
 
 @register
 class ColumnIndexer(Indexer):
@@ -132,6 +146,11 @@ class ColumnIndexer(Indexer):
     summary: ClassVar[str] = "a digit v in column c puts c in column v of the same row"
     fpuzzles_key: ClassVar[str | None] = "columnindexer"
 
+    @staticmethod
+    def along(cell: Cell, rows: int, cols: int) -> list[Cell]:
+        """Its row."""
+        return [(cell[0], c) for c in range(cols)]
+
 
 @register
 class BoxIndexer(Indexer):
@@ -140,3 +159,11 @@ class BoxIndexer(Indexer):
     type_name: ClassVar[str] = "boxindexer"
     summary: ClassVar[str] = "a digit v in a region's p-th cell puts p in its v-th cell"
     fpuzzles_key: ClassVar[str | None] = "boxindexer"
+
+    @staticmethod
+    def along(cell: Cell, rows: int, cols: int) -> list[Cell]:
+        """Its box of f-puzzles' default shape (2x2 on 4x4, 2x3 on 6x6), reading order."""
+        high = max(h for h in range(1, rows + 1) if rows % h == 0 and h * h <= rows)
+        wide = rows // high
+        top, left = cell[0] // high * high, cell[1] // wide * wide
+        return [(top + r, left + c) for r in range(high) for c in range(wide)]

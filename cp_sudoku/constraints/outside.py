@@ -134,10 +134,11 @@ class LittleKiller(OutsideClue):
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[LittleKiller, ...]:
-        """Down-left from above the third column; up-right from below the first."""
+        """Down-left from above the third column; up-right from the corner below the first."""
+        size = min(rows, cols)
         return (
             cls(((0, 2), (1, 1), (2, 0)), 6),
-            cls(((rows - 1, 0), (rows - 2, 1), (rows - 3, 2), (rows - 4, 3)), 10),
+            cls([(rows - 1 - i, i) for i in range(size)], 2 * size + 2),
         )
 
 

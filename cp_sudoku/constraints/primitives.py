@@ -47,6 +47,7 @@ class AllDifferent(Constraint):
 
     type_name: ClassVar[str] = "all-different"
     summary: ClassVar[str] = "the cells' values all differ"
+    fpuzzles_key: ClassVar[str | None] = "extraregion"
     distinct_values: ClassVar[bool] = True
 
     def __init__(self, cells: Iterable[Cell]) -> None:

@@ -274,5 +274,5 @@ class RegionSumLine(Constraint):
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[RegionSumLine, ...]:
-        """A line crossing from one box to the next (runs of 1 and 2 cells)."""
-        return (cls((((1, 1),), ((2, 1), (2, 2)))),)
+        """A line from r2c2 down into the box below (runs of 1 and 2 cells on 4x4 and 6x6)."""
+        return (cls((((1, 1),), ((2, 1), (2, 0)))),)

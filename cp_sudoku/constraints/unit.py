@@ -37,6 +37,7 @@ class Unit(Constraint):
 
     type_name: ClassVar[str] = "unit"
     summary: ClassVar[str] = "a named group of cells whose values all differ"
+    fpuzzles_key: ClassVar[str | None] = "extraregion"
     distinct_values: ClassVar[bool] = True
 
     def __init__(self, name: str, cells: Sequence[Cell], role: str = "") -> None:

@@ -37,6 +37,7 @@ class Visibility(Constraint):
 
     type_name: ClassVar[str] = "visibility"
     summary: ClassVar[str] = "a Skyscraper clue: buildings seen along the cells, nearest first"
+    fpuzzles_key: ClassVar[str | None] = "skyscraper"
 
     def __init__(self, cells: Sequence[Cell], count: int, side: str = "") -> None:
         object.__setattr__(self, "cells", tuple(cells))

@@ -229,11 +229,17 @@ class _Writer:
         if definedness is None:
             definedness = self.encoding in ("extended", "optimised")
         full = definedness and len(members) == len(self.puzzle.values)
-        given_here = {self.fixed[i] for i in members if i in self.fixed}
+        given = [self.fixed[i] for i in members if i in self.fixed]
+        given_here = set(given)
+        if len(given_here) < len(given):  # two givens alike (not peers: no unit saw them)
+            self.clauses.append([])
         for value in self.puzzle.values:
             lits = [self.literal[i][value] for i in members if value in self.literal[i]]
+            if value in given_here:  # a given's value is out for the others (an all-different
+                self.clauses.extend([-x] for x in lits)  # outside the units: no peer saw it)
+                continue
             self.clauses.extend([-a, -b] for a, b in combinations(lits, 2))
-            if full and value not in given_here:
+            if full:
                 self.clauses.append(lits)
 
     def sparse_unit(self, unit: SparseUnit) -> None:

@@ -258,10 +258,12 @@ def _boolean(reader: Reader, key: str) -> Iterator[Constraint]:
     if not value:
         return
     n = reader.n
-    if key == "diagonal-":
-        yield Unit("diagonal \\", [(i, i) for i in range(n)], "diagonal")
+    if key == "diagonal-":  # as the diagonals extra of the text format names them
+        yield Unit(f"diagonal r1c1-r{n}c{n}", [(i, i) for i in range(n)], "diagonal")
     elif key == "diagonal+":
-        yield Unit("diagonal /", [(n - 1 - i, i) for i in range(n)], "diagonal")
+        yield Unit(
+            f"anti-diagonal r1c{n}-r{n}c1", [(i, n - 1 - i) for i in range(n)], "anti-diagonal"
+        )
     elif key == "disjointgroups":
         regions = [cells for _, cells in sorted(reader.region_cells.items())]
         for k in range(n):

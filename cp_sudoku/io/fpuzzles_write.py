@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cp_sudoku.constraints import Cage, Constraint, Unit, Visibility
+from cp_sudoku.constraints import AllDifferent, Cage, Constraint, Unit, Visibility
 from cp_sudoku.constraints.cellrules import Candidates, CellValues, Clone, Extremum, Quadruple
 from cp_sudoku.constraints.globalpairs import ChessRule, NegativeRatio, NegativeXV, Nonconsecutive
 from cp_sudoku.constraints.indexer import Indexer
@@ -44,9 +44,9 @@ def _unit(data: Data, unit: Unit, regions: list[Unit], n: int) -> None:
         return
     if unit.role in ("box", "region"):
         regions.append(unit)
-    elif unit.role == "diagonal" and sorted(cells) == [(i, i) for i in range(n)]:
+    elif sorted(cells) == [(i, i) for i in range(n)]:
         data["diagonal-"] = True
-    elif unit.role == "diagonal" and sorted(cells) == sorted((n - 1 - i, i) for i in range(n)):
+    elif sorted(cells) == sorted((n - 1 - i, i) for i in range(n)):
         data["diagonal+"] = True
     elif unit.role == "disjoint":
         data["disjointgroups"] = True
@@ -155,6 +155,8 @@ def to_fpuzzles(puzzle: Puzzle) -> Data:
     for rule in puzzle.constraints:
         if isinstance(rule, Unit):
             _unit(data, rule, regions, n)
+        elif isinstance(rule, AllDifferent):
+            _add(data, "extraregion", {"cells": [name(c) for c in rule.cells]})
         else:
             _write(data, rule)
     _regions(data, regions, n)
@@ -162,9 +164,10 @@ def to_fpuzzles(puzzle: Puzzle) -> Data:
     return data
 
 
-def _key(rule: Constraint) -> object:
-    """What must match after a round trip: a unit by its cells, any other rule by value."""
-    return ("unit", frozenset(rule.cells)) if isinstance(rule, Unit) else rule
+def rule_key(rule: Constraint) -> object:
+    """What must match after a round trip: a unit (or all-different) by its cells, any
+    other rule by value."""
+    return ("unit", frozenset(rule.cells)) if isinstance(rule, Unit | AllDifferent) else rule
 
 
 def _same_rules(puzzle: Puzzle, data: Data) -> None:
@@ -173,12 +176,12 @@ def _same_rules(puzzle: Puzzle, data: Data) -> None:
         back, _ = from_data(json.loads(json.dumps(data)))
     except PuzzleError as error:
         raise PuzzleError(f"f-puzzles cannot express this puzzle: {error.message}") from None
-    kept = {_key(rule) for rule in back.constraints}
+    kept = {rule_key(rule) for rule in back.constraints}
     for rule in puzzle.constraints:
-        if _key(rule) not in kept:
+        if rule_key(rule) not in kept:
             raise PuzzleError(f"f-puzzles cannot express {rule.describe()}")
-    ours = {_key(rule) for rule in puzzle.constraints}
-    extra = next((rule for rule in back.constraints if _key(rule) not in ours), None)
+    ours = {rule_key(rule) for rule in puzzle.constraints}
+    extra = next((rule for rule in back.constraints if rule_key(rule) not in ours), None)
     if extra is not None or dict(back.givens) != dict(puzzle.givens):
         shown = extra.describe() if extra is not None else "the givens"
         raise PuzzleError(f"f-puzzles would read {shown} differently from this puzzle")
