@@ -243,6 +243,23 @@ class RegionSumLine(Constraint):
             at += size
         return len(sums) == 1
 
+    def prefix_ok(self, prefix: Sequence[int]) -> bool:
+        """Once the first run is complete, every later run so far is not past its sum
+        (digits are at least 1) and every complete one meets it."""
+        target, at = None, 0
+        for size in self.runs:
+            part = prefix[at : at + size]
+            if target is not None and sum(part) + size - len(part) > target:
+                return False
+            if len(part) < size:
+                return True
+            if target is None:
+                target = sum(part)
+            elif sum(part) != target:
+                return False
+            at += size
+        return True
+
     def describe(self) -> str:
         """``regionsumline r1c1-r1c2 | r2c2-r3c2``."""
         return "regionsumline " + " | ".join(path_text(run) for run in self.parts())

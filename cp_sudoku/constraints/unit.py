@@ -62,12 +62,15 @@ class Unit(Constraint):
         return (AllDifferent(self.cells),)
 
     def marks(self) -> tuple[Mark, ...]:
-        """Boxes and regions: a region border (``style``: the role); diagonals and windows:
-        shaded cells (``style``: the role)."""
+        """Boxes and regions: a region border (``style``: the role); diagonals, windows and
+        extra regions: shaded cells (``style``: the role); a cage without a sum (f-puzzles):
+        a cage outline with no label."""
         if self.role in ("box", "region"):
             return (Mark("region", self.cells, self.name, self.role),)
-        if self.role in ("diagonal", "anti-diagonal", "window"):
+        if self.role in ("diagonal", "anti-diagonal", "window", "extra region"):
             return (Mark("shade", self.cells, self.name, self.role),)
+        if self.role == "cage":
+            return (Mark("cage", self.cells),)
         return ()
 
     def to_text(self) -> str:

@@ -485,6 +485,14 @@ function markShapes(m, rows, cols) {
     case "outside": {
       const [x, y] = pts[0];
       const side = m.style || "left";
+      const diagonal = { UR: [1, -1], UL: [-1, -1], DR: [1, 1], DL: [-1, 1] }[side];
+      if (diagonal) { // a little killer: its clue one step back along the diagonal, an arrow in
+        const [sx, sy] = diagonal;
+        const [cx, cy] = [x - sx, y - sy];
+        return [label(cx - sx * 0.12, cy - sy * 0.12, m.label, 0.32),
+          svg("line", { x1: cx + sx * 0.12, y1: cy + sy * 0.12, x2: cx + sx * 0.4, y2: cy + sy * 0.4,
+            stroke: "#222", "stroke-width": 0.04, "marker-end": "url(#arrowhead)" })];
+      }
       const dx = side.includes("left") ? -x - 0.5 : side.includes("right") ? cols - x + 0.5 : 0;
       const dy = side.includes("top") ? -y - 0.5 : side.includes("bottom") ? rows - y + 0.5 : 0;
       return [label(x + dx, y + dy, m.label, 0.45)];
