@@ -78,13 +78,25 @@ class Indexer(Constraint):
         return f"{self.type_name} {cell_name(self.cell)}"
 
     def decompose(self, puzzle: Puzzle) -> tuple[Pair | Table, ...]:
-        """Per digit v (not its own place): ``x == v`` implies ``cells[v-1] == at + 1``."""
+        """Per digit v (not its own place): ``x == v`` implies ``cells[v-1] == at + 1``.
+
+        When the cells are one unit of the puzzle (a row, column or region, as in
+        f-puzzles) the pairs say "if and only if": ``at + 1`` is then in exactly one of
+        the cells, and any other digit of the indexer would put it in a second.
+        """
         values, mark = list(puzzle.values), self.at + 1
+        size = len(self.cells)
+        unit = len(puzzle.differ_pairs(self.cells)) == size * (size - 1) // 2
         found: list[Pair | Table] = []
         for v in values:
             if v - 1 == self.at or not 1 <= v <= len(self.cells):
                 continue
-            allowed = {(a, b) for a in values for b in values if a != v or b == mark}
+            allowed = {
+                (a, b)
+                for a in values
+                for b in values
+                if (a == v) == (b == mark) or (not unit and a != v)
+            }
             found.append(Pair(self.cell, self.cells[v - 1], allowed))
         reach = [(v,) for v in values if 1 <= v <= len(self.cells)]
         if len(reach) < len(values):  # a digit past the cells points nowhere
