@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, Backend, Result, Status
+from cp_sudoku.backends import DEFAULT_BACKENDS, STAND_INS, Backend, Result, Status
 from cp_sudoku.backends.base import check_limits
 from cp_sudoku.backends.built import built as shared
 from cp_sudoku.model import Grid, Puzzle, UsageError, clashes, violations
@@ -98,7 +99,8 @@ def crosscheck(
     Args:
         backends: names from :func:`cp_sudoku.backends.available` or built
             back ends (one or several); by default ``cpsat``, ``sat`` and
-            ``backtrack``.
+            ``kernel`` (when ``kernel`` declines a puzzle with cages,
+            relations or clues, ``backtrack`` stands in for it).
         limit: solutions each back end looks for (>= 1; 2 proves uniqueness).
         time_limit: seconds per back end, or None (``inf``: None).
 
@@ -112,9 +114,21 @@ def crosscheck(
     """
     puzzle = _puzzle(puzzle)
     time_limit = check_limits(limit, time_limit)
-    built = resolve(backends)
-    results = {b.name: b.solve(puzzle, limit=limit, time_limit=time_limit) for b in built}
+    results = _solve_each(puzzle, resolve(backends), limit=limit, time_limit=time_limit)
     return judge(puzzle, results)
+
+
+def _solve_each(puzzle: Puzzle, built: list[Backend], **limits: Any) -> dict[str, Result]:
+    """Each back end's result; one that declines is followed by its stand-in
+    (:data:`~cp_sudoku.backends.STAND_INS`), unless that one runs anyway."""
+    names = {backend.name for backend in built}
+    results: dict[str, Result] = {}
+    for backend in built:
+        result = results[backend.name] = backend.solve(puzzle, **limits)
+        stand_in = STAND_INS.get(backend.name)
+        if result.stopped == DECLINED and stand_in is not None and stand_in not in names:
+            results[stand_in] = shared(stand_in).solve(puzzle, **limits)
+    return results
 
 
 def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:
@@ -211,10 +225,7 @@ def count(
     """
     puzzle = _puzzle(puzzle)
     time_limit = check_limits(limit, time_limit)
-    results = {
-        b.name: b.solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
-        for b in resolve(backends)
-    }
+    results = _solve_each(puzzle, resolve(backends), limit=limit, time_limit=time_limit, keep=keep)
     figures = {name: (r.count, r.complete) for name, r in results.items() if r.stopped != DECLINED}
     bad, _ = _recheck(puzzle, results)
     exact = {name: value for name, (value, done) in figures.items() if done}

@@ -35,6 +35,8 @@ def check_all(puzzle: Puzzle, limit: int = 2, backends=DEFAULT_BACKENDS) -> Verd
     verdict = crosscheck(puzzle, backends, limit=limit, time_limit=120)
     assert verdict.agree, verdict.disagreements
     for result in verdict.results.values():
+        if result.stopped == "declined":  # kernel on cages and clues: backtrack stands in
+            continue
         assert result.status == verdict.status, (result.backend, result.status, verdict.status)
         for grid in result.solutions:
             assert is_solution(puzzle, grid)

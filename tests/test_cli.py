@@ -175,13 +175,13 @@ def test_solve_multiple_and_none() -> None:
 def test_count_exact_and_stopped_at_the_limit() -> None:
     exact = invoke("count", THREE_SOLUTIONS, "--limit", "10")
     assert exact.exit_code == 1
-    assert exact.stdout == "3 solutions (exact: cpsat, sat and backtrack finished the search)\n"
+    assert exact.stdout == "3 solutions (exact: cpsat, sat and kernel finished the search)\n"
     stopped = invoke("count", THREE_SOLUTIONS, "--limit", "2", "--backend", "sat")
     assert stopped.stdout == "at least 2 solutions (stopped at the limit 2; raise --limit)\n"
     unique = invoke("count", TUTORIAL_4X4)
     assert (unique.exit_code, unique.stdout) == (
         0,
-        "1 solution (exact: cpsat, sat and backtrack finished the search)\n",
+        "1 solution (exact: cpsat, sat and kernel finished the search)\n",
     )
 
 
@@ -196,10 +196,10 @@ def test_compare_has_one_row_per_back_end() -> None:
     result = invoke("compare", EASTER)
     assert result.exit_code == 0
     rows = {line.split()[1]: line for line in result.stdout.splitlines() if "│ unique" in line}
-    assert set(rows) == {"cpsat", "sat", "backtrack"}
+    assert set(rows) == {"cpsat", "sat", "kernel"}
     assert "conflicts" in rows["sat"] and "clauses" in rows["sat"]
     assert "constraints" in rows["cpsat"]
-    assert "tries" in rows["backtrack"]
+    assert "tries" in rows["kernel"]
 
 
 def test_compare_sums_over_a_file(tmp_path: Path) -> None:
@@ -250,7 +250,7 @@ def test_check_json_lines_with_the_documented_keys() -> None:
     assert [r["status"] for r in records] == ["unique", "invalid"]
     first = records[0]
     assert first["solution"] == EASTER_SOLUTION and first["agree"] is True
-    assert set(first["backends"]) == {"cpsat", "sat", "backtrack"}
+    assert set(first["backends"]) == {"cpsat", "sat", "kernel"}
     assert all({"status", "seconds"} <= set(b) for b in first["backends"].values())
     assert result.exit_code == 2
 
@@ -391,3 +391,31 @@ def test_targets_that_are_not_puzzle_files(tmp_path: Path) -> None:
     huge.write_text("." * 1_000_000 + "\n")
     done = run("check", str(huge), "--jobs", "1")
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_progress_lines_on_a_stderr_that_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cp_sudoku.cli import progress
+
+    monkeypatch.setattr(progress, "EVERY", 0.0)  # every advance is due
+    said: list[str] = []
+    ticker = progress.Ticker(said.append, lambda: 3)
+    ticker.advance(1)
+    ticker.advance(2)
+    assert [line.split(",")[0] for line in said] == [
+        "cp-sudoku: 1 of 3 puzzles",
+        "cp-sudoku: 3 of 3 puzzles",
+    ]
+    assert all(line.endswith(" puzzles/s") for line in said)
+    alone: list[str] = []
+    progress.Ticker(alone.append, lambda: 1).advance(1)
+    assert alone[0].startswith("cp-sudoku: 1 of 1 puzzle,")
+
+
+def test_one_puzzle_has_one_summary_table_and_a_singular_noun() -> None:
+    done = CliRunner().invoke(main, ["check", "..x.", "--jobs", "1"])
+    assert done.exit_code == 2
+    assert "Time per back end" not in done.stderr and done.stderr.count("Summary") == 1
+    assert "1 puzzle in " in done.stderr
+    good = CliRunner().invoke(main, ["check", "......122..4.4..", "--jobs", "1"])
+    assert good.exit_code == 0 and "Time per back end" not in good.stderr
+    assert "1 puzzle in " in good.stderr

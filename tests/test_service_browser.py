@@ -95,7 +95,7 @@ def test_type_a_9x9_click_check_read_the_verdict(page: Page) -> None:
     assert [row.split("\t")[:2] for row in rows] == [
         ["cpsat", "unique"],
         ["sat", "unique"],
-        ["backtrack", "unique"],
+        ["kernel", "unique"],
     ]
     page.click("#prove")
     page.wait_for_function("document.getElementById('certificate').textContent", timeout=WAIT_MS)

@@ -206,3 +206,22 @@ def test_help_and_usage_through_the_command_group() -> None:
     assert all(flag in helped.output for flag in ("--out", "--explain", "--jobs", "--time-limit"))
     assert runner.invoke(main, ["verify"]).exit_code == 2  # no path: a usage error
     assert runner.invoke(main, ["prove", "x.txt", "--time-limit", "-1"]).exit_code == 2
+
+
+def test_typed_puzzles_get_distinct_names_and_nothing_is_overwritten_without_force(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("dratify")
+    runner = CliRunner()
+    first, second = "1.3.....2.......", "12.......3......"
+    for puzzle in (first, second):
+        done = runner.invoke(main, ["prove", puzzle, "--out", str(tmp_path)])
+        assert done.exit_code == 1, done.output  # both have several solutions
+    names = sorted(path.name for path in tmp_path.glob("*.cert.json"))
+    assert len(names) == 2 and all(name.startswith("argument-") for name in names)
+    again = runner.invoke(main, ["prove", first, "--out", str(tmp_path)])
+    assert again.exit_code == 2
+    assert "exists: add --force to overwrite it" in again.stderr
+    forced = runner.invoke(main, ["prove", first, "--out", str(tmp_path), "--force"])
+    assert forced.exit_code == 1, forced.output
+    assert sorted(path.name for path in tmp_path.glob("*.cert.json")) == names

@@ -11,6 +11,7 @@ name                what it is
 ``cpsat``           OR-Tools CP-SAT, domains reduced by the givens
 ``sat``             CNF (Kwon-Jain optimised encoding) + python-sat
 ``backtrack``       pure-Python backtracker, MRV with singles
+``kernel``          the backtracker's hot loop in C (units only; others declined)
 ``cpsat-naive``     baseline: the OR-Tools samples' plain model
 ``sat-naive``       baseline: extended encoding, fresh minisat22 per puzzle
 ``backtrack-plain`` baseline: the tutorial backtracker
@@ -29,13 +30,18 @@ from cp_sudoku.backends.base import Backend, Result, Status, status_of
 from cp_sudoku.model import UsageError
 
 #: The three independent back ends the cross-check runs by default.
-DEFAULT_BACKENDS = ("cpsat", "sat", "backtrack")
+DEFAULT_BACKENDS = ("cpsat", "sat", "kernel")
+
+#: A back end that declines a puzzle in a cross-check is followed by its stand-in
+#: (``kernel`` takes units only; the pure-Python ``backtrack`` takes every type).
+STAND_INS: dict[str, str] = {"kernel": "backtrack"}
 
 #: Name -> "module:class", imported when the back end is first built.
 REGISTRY: dict[str, str] = {
     "cpsat": "cp_sudoku.backends.cpsat:CpSatBackend",
     "sat": "cp_sudoku.backends.sat:SatBackend",
     "backtrack": "cp_sudoku.backends.backtrack:BacktrackBackend",
+    "kernel": "cp_sudoku.backends.kernel:KernelBackend",
     "cpsat-naive": "cp_sudoku.backends.cpsat:NaiveCpSatBackend",
     "sat-naive": "cp_sudoku.backends.sat:NaiveSatBackend",
     "backtrack-plain": "cp_sudoku.backends.backtrack_plain:PlainBacktrackBackend",
@@ -75,6 +81,7 @@ def get_backend(name: str, **options: Any) -> Backend:
 __all__ = [
     "DEFAULT_BACKENDS",
     "REGISTRY",
+    "STAND_INS",
     "Backend",
     "Result",
     "Status",

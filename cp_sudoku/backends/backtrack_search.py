@@ -27,8 +27,9 @@ CHECK_EVERY = 64
 
 
 @dataclass
-class CompiledShape:
-    """A puzzle's structure as index lists: what both strategies search over.
+class PuzzleIndex:
+    """A puzzle's structure as index lists (peers, full units, table constraints, locked
+    candidate triples), what both search strategies run over; givens are not in it.
 
     ``cages`` holds every table constraint (cages, relations, clues): members,
     allowed masks, and whether the masks are digit sets.
@@ -47,7 +48,7 @@ class CompiledShape:
         return Tables(self)
 
 
-def compile_puzzle(puzzle: Puzzle) -> CompiledShape:
+def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
     """The structure of ``puzzle`` (values, units, tables); its givens are not read."""
     index = puzzle.index
     shift = 1 - puzzle.min_value
@@ -88,7 +89,7 @@ def compile_puzzle(puzzle: Puzzle) -> CompiledShape:
                 rest = [i for i in unit if i not in inside]
                 others = [i for i in other if i not in inside]
                 locks.append((inside, rest, others))
-    return CompiledShape(n, peers, full_units, cages, cages_of, locks)
+    return PuzzleIndex(n, peers, full_units, cages, cages_of, locks)
 
 
 #: Parts of a decomposition the backtracker takes as tables; a larger Linear part makes
@@ -135,7 +136,7 @@ class Tables:
     ``n + 2``, which stays below its top bit.
     """
 
-    def __init__(self, c: CompiledShape) -> None:
+    def __init__(self, c: PuzzleIndex) -> None:
         n = c.n
         self.width = width = (n + 2).bit_length() + 1  # a field holds 0..n + 2 below its top bit
         groups = len(c.full_units) + len(c.locks)
@@ -208,7 +209,7 @@ class Search:
 
     def __init__(
         self,
-        compiled: CompiledShape,
+        compiled: PuzzleIndex,
         start: list[int],
         sink: Sink,
         max_tries: int | None,
@@ -269,9 +270,9 @@ class BacktrackingBackend(Backend):
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
         self.max_tries: int | None = self.settings["max_tries"]
-        self._compiled: dict[tuple[object, ...], CompiledShape] = {}
+        self._compiled: dict[tuple[object, ...], PuzzleIndex] = {}
 
-    def compiled(self, puzzle: Puzzle) -> CompiledShape:
+    def compiled(self, puzzle: Puzzle) -> PuzzleIndex:
         """:func:`compile_puzzle`, kept for the last few structures (by value)."""
         key = (puzzle.values, puzzle.cells, puzzle.constraints)
         found = self._compiled.get(key)

@@ -161,6 +161,12 @@ class Sink:
             self._grids.add(grid)
         return self.full
 
+    def count_more(self, extra: int) -> None:
+        """Count ``extra`` more grids, not handed over, that the search guarantees distinct
+        from each other and from those added (a search that splits the space on each guess
+        finds every grid once)."""
+        self.count += extra
+
     @property
     def full(self) -> bool:
         """Whether the limit is reached."""

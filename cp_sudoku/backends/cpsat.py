@@ -220,8 +220,9 @@ def _intervals(values: list[int]) -> list[int]:
     return bounds
 
 
-class CompiledShape:
-    """A model of one shape (units, no givens), its cell domains rewritten per puzzle."""
+class ShapeModel:
+    """A CP-SAT model of one shape (its units, no givens) and its cell variables'
+    domains, rewritten in place for each puzzle of the shape (:meth:`set_domains`)."""
 
     def __init__(self, puzzle: Puzzle, shape: Shape) -> None:
         self.shape = shape
@@ -276,7 +277,7 @@ class CpSatBackend(Backend):
         parameters = self.settings["parameters"]
         self.parameters = dict(PARAMETERS if parameters is None else parameters)
         _check_parameters(self.parameters)
-        self._shape: CompiledShape | None = None
+        self._shape: ShapeModel | None = None
 
     def search(self, puzzle: Puzzle, sink: Sink, clock: Clock, stats: dict[str, int]) -> bool:
         """One single-worker CP-SAT search enumerating solutions into ``sink``."""
@@ -314,7 +315,7 @@ class CpSatBackend(Backend):
         if not all(domains):  # a cell without candidates: build_model says so
             return build_model(puzzle)
         if self._shape is None or self._shape.shape != shape:
-            self._shape = CompiledShape(puzzle, shape)
+            self._shape = ShapeModel(puzzle, shape)
         self._shape.set_domains(domains)
         return self._shape.model, self._shape.cell_vars
 

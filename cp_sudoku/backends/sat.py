@@ -122,6 +122,10 @@ class _Stopper:
             self.sat.clear_interrupt()
 
 
+#: Grids one cube of an enumeration blocks at most; past it the cube is split.
+MAX_BLOCKING = 5_000
+
+
 def enumerate_models(
     sat: Solver,
     cnf: Cnf,
@@ -130,34 +134,68 @@ def enumerate_models(
     assumptions: list[int] | None = None,
     activation: int | None = None,
 ) -> bool:
-    """Hand each distinct grid of ``cnf`` (loaded in ``sat``) to ``sink``, blocking each.
+    """Hand each distinct grid of ``cnf`` (loaded in ``sat``) to ``sink``; whether the
+    search space was exhausted.
 
-    Returns whether the search space was exhausted.  With ``activation``,
-    each blocking clause carries ``-activation`` and the activation literal
-    is assumed, so that the caller can switch the blocking clauses off with
-    the unit clause ``[-activation]``.
+    Each grid found is excluded by a blocking clause.  So that memory stays
+    flat however many grids there are (a ``count`` of an empty 9x9 to a
+    million), the blocking clauses of the search hold at most
+    :data:`MAX_BLOCKING` grids: the space is searched in *cubes* (cell values
+    assumed), first the whole space; a cube that has found that many grids
+    has its blocking clauses switched off for good (the solver then drops
+    them as satisfied) and is split on its next free cell into one cube per
+    value.  A grid found again in a smaller cube is one ``sink`` has (it
+    counts each distinct grid once), so the work at most doubles.  Every
+    cube's blocking clauses carry its own activation literal ``-a`` (``a``
+    assumed while it runs); ``activation`` is the caller's, assumed
+    throughout and switched off by the caller.
     """
-    assumed = list(assumptions or ())
+    outer = list(assumptions or ())
     if activation is not None:
-        assumed.append(activation)
+        outer.append(activation)
+    assumed_cells = {place[0] for lit in outer if (place := _place(cnf, lit)) is not None}
+    free = [i for i, lits in enumerate(cnf.literal) if len(lits) > 1 and i not in assumed_cells]
     stopper = _Stopper(sat, clock)
+    cubes: list[list[int]] = [[]]  # each cube: its cell literals
+    top = max([sat.nof_vars(), cnf.num_vars, *(abs(lit) for lit in outer)])
+    own = 0
     try:
-        while True:
-            answer = stopper.solve(assumed)
-            if answer is None:  # stopped by the time limit
-                return False
-            if not answer:
-                return True
-            grid = cnf.decode(sat.get_model())
-            stop = sink.add(grid)
-            blocking = cnf.blocking_clause(grid)
-            if not blocking:  # every cell given: nothing else to find
-                return True
-            sat.add_clause(blocking if activation is None else [-activation, *blocking])
-            if stop:
-                return False
+        while cubes:
+            cube = cubes.pop()
+            top += 1
+            own, found = top, 0
+            while True:
+                answer = stopper.solve([*outer, *cube, own])
+                if answer is None:  # stopped by the time limit
+                    return False
+                if not answer:
+                    break
+                grid = cnf.decode(sat.get_model())
+                stop = sink.add(grid)
+                blocking = cnf.blocking_clause(grid)
+                if not blocking:  # every cell given: nothing else to find
+                    return True
+                sat.add_clause([-own, *blocking])
+                if stop:
+                    return False
+                found += 1
+                if found >= MAX_BLOCKING and len(cube) < len(free):
+                    cell = free[len(cube)]
+                    cubes.extend([*cube, var] for var in cnf.literal[cell].values())
+                    break
+            sat.add_clause([-own])  # this cube's blocking clauses, off for good
+            own = 0
+        return True
     finally:
+        if own:  # stopped inside a cube
+            sat.add_clause([-own])
         stopper.close()
+
+
+def _place(cnf: Cnf, literal: int) -> tuple[int, int] | None:
+    """The (cell index, value) of a positive cell literal, else None."""
+    cell_of = cnf._cell_of
+    return cell_of[literal] if 0 < literal < len(cell_of) else None
 
 
 def _effort(stats: dict[str, int], before: dict[str, int] | None = None) -> dict[str, int]:
@@ -203,8 +241,7 @@ class ShapeSolver:
         sat = self._ready()
         literal, index = self.cnf.literal, puzzle.index
         assumptions = [literal[index[cell]][value] for cell, value in puzzle.givens.items()]
-        self._top += 1
-        activation = self._top
+        activation = self._top = max(self._top, sat.nof_vars()) + 1  # past every cube's
         if self._resets:
             sat.set_activities({})
         before = sat.accum_stats()

@@ -61,8 +61,9 @@ class Ticker:
             self._known = (self.total(),)
         total = self._known[0]
         of = f" of {total:,}" if total is not None else ""
+        noun = "puzzle" if (total if total is not None else self.done) == 1 else "puzzles"
         rate = self.done / (now - self.start)
-        self.err(f"cp-sudoku: {self.done:,}{of} puzzles, {rate:,.1f} puzzles/s")
+        self.err(f"cp-sudoku: {self.done:,}{of} {noun}, {rate:,.1f} puzzles/s")
 
 
 @contextmanager

@@ -117,19 +117,16 @@ def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
     """The executor of ``--jobs`` (this process for 1, else a spawn process pool of
     ``jobs`` workers: cap them first, :func:`cp_sudoku.run.pool.workers`) or of ``--cluster``.
 
-    Leaving the block normally lets the workers finish; by an exception
-    (an interrupt), the loop has already ended them.
+    Leaving the block normally lets the workers finish; leaving it by an
+    exception (an interrupt) ends them at once.
 
     Raises:
         UsageError: a bad ``--cluster`` value, or Dask is not installed.
         OSError: the scheduler cannot be reached.
     """
     if cluster is None:
-        chosen: Executor = InProcess() if jobs <= 1 else ProcessPool(jobs)
-        try:
+        with _stopped(InProcess() if jobs <= 1 else ProcessPool(jobs)) as chosen:
             yield chosen
-        finally:
-            chosen.stop(interrupted=False)
         return
     found = parse_cluster(cluster)
     try:
@@ -139,7 +136,8 @@ def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
     if found.address is not None:
         with Client(found.address, timeout="20s") as client:  # type: ignore[no-untyped-call]
             workers = sum(client.nthreads().values()) or 1
-            yield Dask(client, workers, [])
+            with _stopped(Dask(client, workers, [])) as chosen:
+                yield chosen
         return
     with (
         LocalCluster(  # type: ignore[no-untyped-call]
@@ -153,7 +151,20 @@ def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
     ):
         pids = list(client.run(os.getpid).values())
         client.run(_watch_parent, os.getpid())  # a worker outlives no killed run
-        yield Dask(client, found.workers or 1, pids)
+        with _stopped(Dask(client, found.workers or 1, pids)) as chosen:
+            yield chosen
+
+
+@contextmanager
+def _stopped(chosen: Executor) -> Iterator[Executor]:
+    """``chosen``, stopped on leaving: gently at the end, at once on an exception (an
+    interrupt), so that no worker outlives the run and nothing waits for one."""
+    try:
+        yield chosen
+    except BaseException:
+        chosen.stop(interrupted=True)
+        raise
+    chosen.stop(interrupted=False)
 
 
 def _watch_parent(parent: int) -> None:

@@ -24,19 +24,31 @@ from cp_sudoku.cli.runs import outcomes
 from cp_sudoku.io import Entry
 from cp_sudoku.model import PuzzleError
 from cp_sudoku.run import Plan, of_status
-from cp_sudoku.verify.certificate import certificate_name, certificate_paths
+from cp_sudoku.verify.certificate import SUFFIX, certificate_name, certificate_paths
 from cp_sudoku.verify.certify import Certified, certify
 from cp_sudoku.verify.check import checker_version
 from cp_sudoku.verify.check import verify as verify_certificate
 
 
 def certify_entry(
-    entry: Entry, _backends: Sequence[Backend], plan: Plan, *, out: Path, explain: bool
+    entry: Entry,
+    _backends: Sequence[Backend],
+    plan: Plan,
+    *,
+    out: Path,
+    explain: bool,
+    force: bool = False,
 ) -> Certified | PuzzleError:
     """The solve loop's work for ``prove``: certify one entry (a puzzle that cannot be
-    certified comes back as its error, so the other puzzles still run)."""
+    certified, or whose certificate is there already and ``force`` is off, comes back
+    as its error, so the other puzzles still run)."""
     assert entry.puzzle is not None  # the loop sends only puzzles that were read
-    name = certificate_name(entry.source, entry.line)
+    name = certificate_name(entry.source, entry.line, entry.text)
+    there = out / f"{name}{SUFFIX}"
+    if there.exists() and not force:
+        return PuzzleError(f"{there} exists: add --force to overwrite it").located(
+            entry.source, entry.line
+        )
     try:
         return certify(entry.puzzle, out, name, explain_steps=explain, time_limit=plan.time_limit)
     except PuzzleError as error:
@@ -73,6 +85,7 @@ def _line(entry: Entry, done: Certified) -> str:
     help="Directory for NAME.cert.json, NAME.cnf and NAME.drat.",
 )
 @click.option("--explain", is_flag=True, help="Also solve by logic alone and record the steps.")
+@click.option("--force", is_flag=True, help="Overwrite certificates already in --out.")
 @jobs_option
 @time_limit_option("Seconds per puzzle for the SAT solver")
 def prove(
@@ -80,6 +93,7 @@ def prove(
     reading: Reading,
     out: Path,
     explain: bool,
+    force: bool,
     jobs: int,
     time_limit: float | None,
 ) -> None:
@@ -90,6 +104,10 @@ def prove(
     of the rules and givens, or the clues that clash; for multiple: two
     grids.  Each certificate is verified from scratch once written.  One
     line per puzzle: verdict, certificate, proof size, prove and check time.
+    A certificate is named after the file and line (``top95-12``), or, for a
+    puzzle typed as the argument, after its text (``argument-`` and 12 hex
+    digits of its SHA-256); one already there is not overwritten without
+    --force.
 
     \b
     Examples:
@@ -97,7 +115,7 @@ def prove(
       cp-sudoku verify certificates
     """
     checker_version()  # the proof checker is installed, before any work starts
-    work = partial(certify_entry, out=out, explain=explain)
+    work = partial(certify_entry, out=out, explain=explain, force=force)
     plan = Plan(backends=(), time_limit=time_limit)
     code = exits.OK
     with outcomes(puzzle_or_file, reading, work, plan, jobs=jobs) as found:

@@ -40,7 +40,7 @@ def records(
         if entry.puzzle is None:
             continue
         start = time.perf_counter()
-        name = certificate_name(entry.source, entry.line)
+        name = certificate_name(entry.source, entry.line, entry.text)
         done = certify(entry.puzzle, Path(directory), name)
         certify_seconds = time.perf_counter() - start
         row: dict[str, Any] = {

@@ -1,0 +1,390 @@
+/* The compiled search kernel of the ``kernel`` back end (cp_sudoku/backends/kernel.py).
+ *
+ * Puzzles of all-different units and givens, any number of cells, n <= 64
+ * values: a cell's candidates are one 64-bit mask (bit v - 1 for value v).
+ * Propagation to a fixpoint, in this order:
+ *   - naked singles: a cell with one candidate removes it from its peers;
+ *   - hidden singles: in a full unit (n cells, so every value appears), a
+ *     value with one place left goes there; a value with no place left is a
+ *     contradiction;
+ *   - locked candidates: for two units A and B sharing at least two cells,
+ *     a value that full unit A can only take inside A & B leaves the rest of
+ *     B (both directions: "pointing" and "claiming" for rows, columns and
+ *     boxes).
+ * Then it branches on an open cell with the fewest candidates (the first in
+ * cell order), values in ascending order; each level of the search keeps its
+ * own copy of the masks (copied, not undone).  Branching on a cell's values
+ * splits the space, so every solution is found exactly once and the count is
+ * exact.  The search stops at the solution limit, after ``max_tries`` tries,
+ * past a deadline (checked every CHECK_EVERY tries), or when a signal handler
+ * raised (Ctrl-C).
+ *
+ * Sources: the singles-and-fewest-candidates scheme is Norvig's, "Solving
+ * Every Sudoku Puzzle" (2006); the bit-parallel once/twice scan of a unit for
+ * hidden singles follows the idea of tdoku's bit-parallel unit counts
+ * (t-dillon/tdoku, src/solver_basic.cc and the README's notes on
+ * "hidden singles"), written afresh for arbitrary units; no tdoku code is
+ * used.  See docs/performance.md for the measurements.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CHECK_EVERY 256
+
+typedef uint64_t mask_t;
+
+/* A structure: units and the lock pairs, as flat index arrays. */
+typedef struct {
+    int ncells, n, nunits, nlocks;
+    mask_t all;          /* the n value bits */
+    int *unit_start;     /* nunits + 1 offsets into unit_cells */
+    int *unit_cells;
+    char *unit_full;     /* whether the unit has n cells */
+    int *peer_start;     /* ncells + 1 offsets into peers */
+    int *peers;
+    /* lock k: inside cells, rest of A, rest of B; A full / B full flags */
+    int *lock_start;     /* 3 * nlocks + 1 offsets into lock_cells */
+    int *lock_cells;
+    char *lock_full;     /* 2 * nlocks: A full, B full */
+} Shape;
+
+static void shape_free(Shape *s) {
+    if (!s) return;
+    free(s->unit_start); free(s->unit_cells); free(s->unit_full);
+    free(s->peer_start); free(s->peers);
+    free(s->lock_start); free(s->lock_cells); free(s->lock_full);
+    free(s);
+}
+
+static void capsule_destructor(PyObject *capsule) {
+    shape_free((Shape *)PyCapsule_GetPointer(capsule, "cp_sudoku.kernel.shape"));
+}
+
+/* Read a list of lists of ints into offsets + flat array; returns 0 on error. */
+static int read_lists(PyObject *lists, int count_expected, int **start_out, int **flat_out,
+                      int *count_out, int ncells) {
+    PyObject *seq = PySequence_Fast(lists, "expected a list of lists of cell indices");
+    if (!seq) return 0;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count_expected >= 0 && count != count_expected) {
+        PyErr_SetString(PyExc_ValueError, "wrong number of lists");
+        Py_DECREF(seq);
+        return 0;
+    }
+    int *start = malloc(sizeof(int) * (count + 1));
+    Py_ssize_t total = 0, cap = 64;
+    int *flat = malloc(sizeof(int) * cap);
+    if (!start || !flat) { free(start); free(flat); Py_DECREF(seq); PyErr_NoMemory(); return 0; }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        start[k] = (int)total;
+        PyObject *inner = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, k), "expected a list of ints");
+        if (!inner) goto fail;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(inner);
+        for (Py_ssize_t j = 0; j < m; j++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(inner, j));
+            if (v == -1 && PyErr_Occurred()) { Py_DECREF(inner); goto fail; }
+            if (v < 0 || v >= ncells) {
+                PyErr_SetString(PyExc_ValueError, "cell index out of range");
+                Py_DECREF(inner);
+                goto fail;
+            }
+            if (total == cap) {
+                cap *= 2;
+                int *grown = realloc(flat, sizeof(int) * cap);
+                if (!grown) { Py_DECREF(inner); PyErr_NoMemory(); goto fail; }
+                flat = grown;
+            }
+            flat[total++] = (int)v;
+        }
+        Py_DECREF(inner);
+    }
+    start[count] = (int)total;
+    Py_DECREF(seq);
+    *start_out = start; *flat_out = flat; *count_out = (int)count;
+    return 1;
+fail:
+    free(start); free(flat); Py_DECREF(seq);
+    return 0;
+}
+
+/* shape(ncells, n, units, peers, locks, lock_full) -> capsule
+ * units: list of lists of cell indices; peers: per cell, its peers;
+ * locks: 3 lists per lock (inside, rest of A, rest of B);
+ * lock_full: bytes, 2 per lock (A full, B full). */
+static PyObject *k_shape(PyObject *self, PyObject *args) {
+    int ncells, n;
+    PyObject *units, *peers, *locks;
+    Py_buffer full;
+    if (!PyArg_ParseTuple(args, "iiOOOy*", &ncells, &n, &units, &peers, &locks, &full)) return NULL;
+    if (n < 1 || n > 64 || ncells < 1) {
+        PyBuffer_Release(&full);
+        PyErr_SetString(PyExc_ValueError, "the kernel takes 1..64 values and at least one cell");
+        return NULL;
+    }
+    Shape *s = calloc(1, sizeof(Shape));
+    if (!s) { PyBuffer_Release(&full); return PyErr_NoMemory(); }
+    s->ncells = ncells;
+    s->n = n;
+    s->all = n == 64 ? ~(mask_t)0 : (((mask_t)1 << n) - 1);
+    int npeer_lists, nlock_lists;
+    if (!read_lists(units, -1, &s->unit_start, &s->unit_cells, &s->nunits, ncells)) goto fail;
+    if (!read_lists(peers, ncells, &s->peer_start, &s->peers, &npeer_lists, ncells)) goto fail;
+    if (!read_lists(locks, -1, &s->lock_start, &s->lock_cells, &nlock_lists, ncells)) goto fail;
+    s->nlocks = nlock_lists / 3;
+    if (nlock_lists % 3 || full.len != 2 * s->nlocks) {
+        PyErr_SetString(PyExc_ValueError, "locks: three lists and two flags per lock");
+        goto fail;
+    }
+    s->unit_full = malloc(s->nunits + 1);
+    s->lock_full = malloc(2 * s->nlocks + 1);
+    if (!s->unit_full || !s->lock_full) { PyErr_NoMemory(); goto fail; }
+    for (int u = 0; u < s->nunits; u++)
+        s->unit_full[u] = (s->unit_start[u + 1] - s->unit_start[u]) == n;
+    memcpy(s->lock_full, full.buf, 2 * s->nlocks);
+    PyBuffer_Release(&full);
+    return PyCapsule_New(s, "cp_sudoku.kernel.shape", capsule_destructor);
+fail:
+    PyBuffer_Release(&full);
+    shape_free(s);
+    return NULL;
+}
+
+static inline int single(mask_t m) { return (m & (m - 1)) == 0; }
+
+/* Remove `bits` from cell p; 0 when p is left empty.  A cell left single is queued. */
+static inline int eliminate(mask_t *cand, int p, mask_t bits, int *queue, int *qlen) {
+    mask_t m = cand[p];
+    if (!(m & bits)) return 1;
+    m &= ~bits;
+    cand[p] = m;
+    if (!m) return 0;
+    if (single(m)) queue[(*qlen)++] = p;
+    return 1;
+}
+
+/* Singles and locked candidates to a fixpoint; 0 on a contradiction.
+ * `queue` holds cells that became single and whose value is not yet removed
+ * from their peers.  A cell is queued when it turns single, which happens
+ * once per call, so the queue never holds more than ncells + 1 entries. */
+static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen) {
+    const int *us = s->unit_start, *uc = s->unit_cells;
+    for (;;) {
+        while (qlen) {
+            int c = queue[--qlen];
+            mask_t m = cand[c];
+            for (int k = s->peer_start[c]; k < s->peer_start[c + 1]; k++)
+                if (!eliminate(cand, s->peers[k], m, queue, &qlen)) return 0;
+        }
+        /* hidden singles in the full units */
+        for (int u = 0; u < s->nunits; u++) {
+            if (!s->unit_full[u]) continue;
+            mask_t once = 0, twice = 0, fixed = 0;
+            for (int k = us[u]; k < us[u + 1]; k++) {
+                mask_t m = cand[uc[k]];
+                twice |= once & m;
+                once |= m;
+                if (single(m)) fixed |= m;
+            }
+            if (once != s->all) return 0;
+            mask_t hidden = once & ~twice & ~fixed;
+            while (hidden) {
+                mask_t bit = hidden & (~hidden + 1);
+                hidden ^= bit;
+                int k = us[u];
+                while (k < us[u + 1] && !(cand[uc[k]] & bit)) k++;
+                if (k == us[u + 1]) return 0; /* its one place took another hidden single */
+                int c = uc[k];
+                if (cand[c] != bit) {
+                    cand[c] = bit;
+                    queue[qlen++] = c;
+                }
+            }
+        }
+        if (qlen) continue;
+        /* locked candidates */
+        int changed = 0;
+        const int *ls = s->lock_start, *lc = s->lock_cells;
+        for (int k = 0; k < s->nlocks; k++) {
+            const int *in0 = lc + ls[3 * k], *in1 = lc + ls[3 * k + 1];
+            const int *a1 = lc + ls[3 * k + 2], *b1 = lc + ls[3 * k + 3];
+            mask_t inside = 0, rest_a = 0, rest_b = 0;
+            for (const int *p = in0; p < in1; p++) inside |= cand[*p];
+            for (const int *p = in1; p < a1; p++) rest_a |= cand[*p];
+            for (const int *p = a1; p < b1; p++) rest_b |= cand[*p];
+            if (s->lock_full[2 * k]) {
+                mask_t locked = inside & ~rest_a & rest_b;
+                if (locked) {
+                    changed = 1;
+                    for (const int *p = a1; p < b1; p++)
+                        if (!eliminate(cand, *p, locked, queue, &qlen)) return 0;
+                    rest_b &= ~locked;
+                }
+            }
+            if (s->lock_full[2 * k + 1]) {
+                mask_t locked = inside & ~rest_b & rest_a;
+                if (locked) {
+                    changed = 1;
+                    for (const int *p = in1; p < a1; p++)
+                        if (!eliminate(cand, *p, locked, queue, &qlen)) return 0;
+                }
+            }
+        }
+        if (qlen || changed) continue;
+        return 1;
+    }
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static inline int value_of(mask_t m) { return __builtin_ctzll(m) + 1; }
+
+/* search(shape, givens: bytes (0 blank, else 1..n), limit, keep, max_tries (-1: none),
+ *        seconds (< 0: none))
+ * -> (count, complete, stopped, grids, tries, backtracks)
+ * stopped: None, "solution limit", "effort limit" or "time limit";
+ * grids: up to `keep` bytes objects, one value 1..n per cell. */
+static PyObject *k_search(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    Py_buffer givens;
+    long long limit, keep, max_tries;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "Oy*LLLd", &capsule, &givens, &limit, &keep, &max_tries, &seconds))
+        return NULL;
+    Shape *s = PyCapsule_GetPointer(capsule, "cp_sudoku.kernel.shape");
+    if (!s) { PyBuffer_Release(&givens); return NULL; }
+    int N = s->ncells;
+    if (givens.len != N) {
+        PyBuffer_Release(&givens);
+        PyErr_SetString(PyExc_ValueError, "one given (or 0) per cell expected");
+        return NULL;
+    }
+    double deadline = seconds >= 0 ? now() + seconds : -1.0;
+    size_t qcap = (size_t)N + 1;
+    int *queue = malloc(sizeof(int) * qcap);
+    int depth_cap = 16;
+    mask_t *states = malloc(sizeof(mask_t) * (size_t)N * depth_cap);
+    int *branch_cell = malloc(sizeof(int) * depth_cap);
+    mask_t *branch_rest = malloc(sizeof(mask_t) * depth_cap);
+    PyObject *grids = PyList_New(0);
+    unsigned char *grid = malloc(N);
+    PyObject *result = NULL;
+    if (!queue || !states || !branch_cell || !branch_rest || !grids || !grid) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    long long count = 0, tries = 0, backtracks = 0;
+    const char *stopped = NULL;
+    int complete = 1, failed = 0;
+    const unsigned char *g = givens.buf;
+    int qlen = 0;
+    for (int c = 0; c < N; c++) {
+        if (g[c]) {
+            if (g[c] > s->n) {
+                PyErr_SetString(PyExc_ValueError, "a given past n");
+                goto done;
+            }
+            states[c] = (mask_t)1 << (g[c] - 1);
+            queue[qlen++] = c;
+        } else {
+            states[c] = s->all;
+        }
+    }
+    int depth = propagate(s, states, queue, qlen) ? 0 : -1; /* -1: no solution */
+    int descend = 1; /* choose a branching cell at states[depth] */
+    while (depth >= 0) {
+        mask_t *cand = states + (size_t)depth * N;
+        if (descend) {
+            descend = 0;
+            int best = -1, fewest = 65;
+            for (int c = 0; c < N; c++) {
+                mask_t m = cand[c];
+                if (single(m)) continue;
+                int k = __builtin_popcountll(m);
+                if (k < fewest) {
+                    fewest = k;
+                    best = c;
+                    if (k == 2) break;
+                }
+            }
+            if (best < 0) { /* a solution */
+                if (count < keep) {
+                    for (int c = 0; c < N; c++) grid[c] = (unsigned char)value_of(cand[c]);
+                    PyObject *b = PyBytes_FromStringAndSize((const char *)grid, N);
+                    if (!b || PyList_Append(grids, b) < 0) { Py_XDECREF(b); goto done; }
+                    Py_DECREF(b);
+                }
+                count++;
+                if (count >= limit) { stopped = "solution limit"; complete = 0; break; }
+                depth--;
+                continue;
+            }
+            branch_cell[depth] = best;
+            branch_rest[depth] = cand[best];
+        }
+        mask_t rest = branch_rest[depth];
+        if (!rest) { depth--; continue; }
+        mask_t bit = rest & (~rest + 1);
+        branch_rest[depth] = rest ^ bit;
+        tries++;
+        if (max_tries >= 0 && tries > max_tries) { stopped = "effort limit"; complete = 0; break; }
+        if (tries % CHECK_EVERY == 0) {
+            if (deadline >= 0 && now() >= deadline) { stopped = "time limit"; complete = 0; break; }
+            if (PyErr_CheckSignals() < 0) { failed = 1; break; }
+        }
+        if (depth + 1 >= depth_cap) {
+            int cap = depth_cap * 2;
+            mask_t *st = realloc(states, sizeof(mask_t) * (size_t)N * cap);
+            if (!st) { PyErr_NoMemory(); goto done; }
+            states = st;
+            int *bc = realloc(branch_cell, sizeof(int) * cap);
+            if (!bc) { PyErr_NoMemory(); goto done; }
+            branch_cell = bc;
+            mask_t *br = realloc(branch_rest, sizeof(mask_t) * cap);
+            if (!br) { PyErr_NoMemory(); goto done; }
+            branch_rest = br;
+            depth_cap = cap;
+            cand = states + (size_t)depth * N;
+        }
+        mask_t *next = cand + N;
+        memcpy(next, cand, sizeof(mask_t) * N);
+        int c = branch_cell[depth];
+        next[c] = bit;
+        queue[0] = c;
+        if (propagate(s, next, queue, 1)) {
+            depth++;
+            descend = 1;
+        } else {
+            backtracks++;
+        }
+    }
+    if (failed) goto done;
+    result = Py_BuildValue("LOsOLL", count, complete ? Py_True : Py_False, stopped, grids, tries,
+                           backtracks);
+done:
+    PyBuffer_Release(&givens);
+    free(queue); free(states); free(branch_cell); free(branch_rest); free(grid);
+    Py_XDECREF(grids);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"shape", k_shape, METH_VARARGS, "Compile a structure (units, peers, locks) for search()."},
+    {"search", k_search, METH_VARARGS, "Count the solutions of one puzzle up to a limit."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernel",
+    "The compiled search kernel of the kernel back end (see cp_sudoku/backends/kernel.py).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }
