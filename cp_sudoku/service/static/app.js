@@ -294,7 +294,12 @@ async function workbench() {
   verdict.dataset.status = checked.status;
   const core = record.core && record.core.core.length ? record.core : null;
   const suggested = record.suggestion ? record.suggestion.givens.map((g) => g.cell) : [];
-  const figures = [drawing(d, d.givens, "Puzzle", null, core ? cellMarks(d, core.cells, "core") : {})];
+  let coreMarks = {};
+  if (core) { // the core's constraints shaded, its givens stronger
+    const givens = core.core.filter((m) => m.text.startsWith("given ")).flatMap((m) => m.cells);
+    coreMarks = { ...cellMarks(d, core.cells, "core"), ...cellMarks(d, givens, "core-given") };
+  }
+  const figures = [drawing(d, d.givens, "Puzzle", null, coreMarks)];
   if (d.solution) {
     const marks = cellMarks(d, checked.differ.map((x) => x.cell), "differ");
     const title = record.second ? "Solution 1" : "Solution";
