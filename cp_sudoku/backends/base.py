@@ -24,10 +24,12 @@ from typing import Any, ClassVar, Literal
 
 from cp_sudoku.model import (
     CONSTRAINT_TYPES,
+    Clash,
     Constraint,
     Grid,
     Puzzle,
     out_of_reach,
+    repeated_givens,
 )
 from cp_sudoku.model.errors import UsageError
 
@@ -82,6 +84,21 @@ def status_of(found: int, complete: bool) -> Status:
     if not complete:
         return "unknown"
     return "unique" if found == 1 else "none"
+
+
+#: The last puzzle :func:`_repeated_givens` looked at, and what it found (one tuple: a
+#: thread reads both or neither).
+_LAST_GIVENS: tuple[object, list[Clash]] = (None, [])
+
+
+def _repeated_givens(puzzle: Puzzle) -> list[Clash]:
+    """:func:`repeated_givens`, once per puzzle object when several back ends solve it."""
+    global _LAST_GIVENS
+    last, found = _LAST_GIVENS
+    if last is not puzzle:
+        found = repeated_givens(puzzle)
+        _LAST_GIVENS = (puzzle, found)
+    return found
 
 
 def check_limits(limit: int, time_limit: float | None) -> float | None:
@@ -270,8 +287,10 @@ class Backend(ABC):
         reason = self.declines(puzzle)
         if reason is not None:
             return Result(self.name, "unknown", (), False, 0.0, {}, 0, "declined", reason)
-        far = out_of_reach(puzzle) if puzzle.cages else []
-        if far:  # a target past any value sum or product: no solver should see the number
+        # Givens that repeat in a unit, or a target past any sum or product: none, whichever
+        # back end runs (no solver should see a contradiction in its givens, nor such a number)
+        far = _repeated_givens(puzzle) or (out_of_reach(puzzle) if puzzle.cages else [])
+        if far:
             why = "; ".join(clash.message for clash in far)
             return Result(self.name, "none", (), True, 0.0, {}, 0, None, why)
         with self._lock:

@@ -6,7 +6,7 @@ straight from the rules and used to re-verify every grid a back end returns.
 """
 
 from cp_sudoku.model.checker import is_solution, violations
-from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach
+from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach, repeated_givens
 from cp_sudoku.model.constraints import (
     CONSTRAINT_TYPES,
     OPERATIONS,
@@ -52,5 +52,6 @@ __all__ = [
     "clashes",
     "is_solution",
     "out_of_reach",
+    "repeated_givens",
     "violations",
 ]
