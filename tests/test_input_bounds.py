@@ -5,6 +5,10 @@ fields, KenKen targets past 2**63, a certificate's clash naming a cell twice, a 
 from __future__ import annotations
 
 import json
+import os
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -202,3 +206,46 @@ def test_a_nul_byte_in_a_file_name_is_one_line(tmp_path: Path) -> None:
             result.stderr.splitlines() == [result.stderr.splitlines()[0]]
             and "NUL byte" in result.stderr
         )
+
+
+# --- Memory in proportion to the input --------------------------------------------------------
+
+#: The address space the worst inputs run in (``ulimit -v``): 2 GiB.
+ADDRESS_SPACE = 2 * 1024**3
+
+
+def _check_limited(path: Path) -> subprocess.CompletedProcess[str]:
+    """``cp-sudoku check PATH --jobs 1`` in a process limited to :data:`ADDRESS_SPACE`."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+    return subprocess.run(
+        [sys.executable, "-m", "cp_sudoku.cli", "check", str(path), "--jobs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=limit,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "says"),
+    [
+        ("." * 10_000_000 + "\n", "a line of 10,000,000 characters, over the 131,072"),
+        (
+            "kind: kakuro\ngrid:\n" + ("x " + "_ " * 999 + "\n") * 1000,
+            "a Kakuro has at most 100 rows of 100 squares",
+        ),
+    ],
+    ids=["10 MB line", "1000x1000 kakuro"],
+)
+def test_the_worst_inputs_run_in_2_gib(tmp_path: Path, first: str, says: str) -> None:
+    path = tmp_path / "big.txt"
+    good = "......122..4.4..\n" if first.startswith(".") else GOOD
+    path.write_text(first + good)
+    result = _check_limited(path)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert says in result.stderr
+    assert "unique" in result.stdout  # the puzzle after it still ran
