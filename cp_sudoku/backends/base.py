@@ -31,7 +31,8 @@ from cp_sudoku.model import (
     out_of_reach,
     repeated_givens,
 )
-from cp_sudoku.model.errors import UsageError
+from cp_sudoku.model.errors import PuzzleError, UsageError
+from cp_sudoku.model.numbers import MAX_DIGITS, in_range
 
 Status = Literal["unique", "multiple", "none", "unknown"]
 STATUSES: tuple[Status, ...] = ("unique", "multiple", "none", "unknown")
@@ -282,6 +283,8 @@ class Backend(ABC):
         Raises:
             UsageError: a limit that is not a positive integer, or a time limit
                 that is NaN, zero or negative.
+            PuzzleError: a cage target of more than 18 digits that its cells
+                could reach (no 64-bit solver takes it; one out of reach is none).
         """
         time_limit = check_limits(limit, time_limit)
         reason = self.declines(puzzle)
@@ -290,6 +293,14 @@ class Backend(ABC):
         # Givens that repeat in a unit, or a target past any sum or product: none, whichever
         # back end runs (no solver should see a contradiction in its givens, nor such a number)
         far = _repeated_givens(puzzle) or (out_of_reach(puzzle) if puzzle.cages else [])
+        if not far:  # a target some values reach, but too large for a 64-bit solver
+            huge = next((cage for cage in puzzle.cages if not in_range(cage.target)), None)
+            if huge is not None:
+                raise PuzzleError(
+                    f"a cage target of {len(str(huge.target))} digits that its cells could "
+                    f"reach: no back end here takes targets over {MAX_DIGITS} digits",
+                    cells=huge.cells,
+                )
         if far:
             why = "; ".join(clash.message for clash in far)
             return Result(self.name, "none", (), True, 0.0, {}, 0, None, why)
