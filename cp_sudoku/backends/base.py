@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
+from cp_sudoku.errors import PuzzleError, Unsupported, UsageError
 from cp_sudoku.model import (
-    CONSTRAINT_TYPES,
     Clash,
     Constraint,
     Grid,
@@ -31,8 +32,7 @@ from cp_sudoku.model import (
     out_of_reach,
     repeated_givens,
 )
-from cp_sudoku.model.errors import PuzzleError, UsageError
-from cp_sudoku.model.numbers import MAX_DIGITS, in_range
+from cp_sudoku.numbers import MAX_DIGITS, in_range
 
 Status = Literal["unique", "multiple", "none", "unknown"]
 STATUSES: tuple[Status, ...] = ("unique", "multiple", "none", "unknown")
@@ -55,8 +55,9 @@ class Result:
     - ``stats``: the back end's own effort counts (:attr:`Backend.statistics`).
     - ``stopped``: what ended an incomplete search: ``solution limit``,
       ``time limit``, ``effort limit``, ``interrupted``, ``declined``; None
-      when complete.
-    - ``reason``: why it declined (``not supported by dlx: cage``), else None.
+      when complete.  The time limit bounds compiling too.
+    - ``reason``: why it declined (``not supported by dlx: Cage``, ``table for
+      ... exceeds 200000 tuples``) or why compiling stopped, else None.
     """
 
     backend: str
@@ -232,8 +233,8 @@ class Backend(ABC):
     name: str = ""
     #: A short description for listings.
     summary: ClassVar[str] = ""
-    #: The constraint types it compiles (others are declined).
-    supports: ClassVar[frozenset[type[Constraint]]] = CONSTRAINT_TYPES
+    #: The constraint types it compiles (others are declined); None: every type.
+    supports: ClassVar[frozenset[type[Constraint]] | None] = None
     #: The names of its effort counts in :attr:`Result.stats`.
     statistics: ClassVar[tuple[str, ...]] = ()
     #: The statistics that measure encoding size (not effort).
@@ -255,7 +256,7 @@ class Backend(ABC):
 
     def declines(self, puzzle: Puzzle) -> str | None:
         """Why this back end does not solve ``puzzle`` (``not supported by dlx: Cage``), or None."""
-        if self.supports is CONSTRAINT_TYPES:
+        if self.supports is None:
             return None
         missing = {type(c) for c in puzzle.constraints} - self.supports
         if not missing:
@@ -308,11 +309,17 @@ class Backend(ABC):
             clock = Clock(time_limit)
             sink = Sink(limit, limit if keep is None else min(keep, limit))
             stats: dict[str, int] = {}
+            reason = None
             try:
-                complete = self.search(puzzle, sink, clock, stats)
+                with compile_deadline(clock.deadline):
+                    complete = self.search(puzzle, sink, clock, stats)
                 stopped = None
             except Interrupted:
                 complete, stopped = False, "interrupted"
+            except OutOfTime as error:
+                complete, stopped, reason = False, "time limit", str(error)
+            except Unsupported as error:  # a type it cannot express, a table past the cap
+                complete, stopped, reason = False, "declined", str(error)
             seconds = time.perf_counter() - clock.start
         complete = complete and not sink.full
         if not complete and stopped is None:
@@ -326,6 +333,7 @@ class Backend(ABC):
             stats=stats,
             count=sink.count,
             stopped=stopped,
+            reason=reason,
         )
 
     @staticmethod

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cp_sudoku.model.constraints import Cage
+from cp_sudoku.constraints import Cage, TableTooLarge, Unit
 from cp_sudoku.model.errors import Cell, cell_name
 from cp_sudoku.model.puzzle import Puzzle
 
@@ -125,14 +125,24 @@ def clashes(puzzle: Puzzle) -> list[Clash]:
     for cell, values in zip(puzzle.cells, domains, strict=True):
         if not values:
             found.append(Clash("candidates", (cell,), f"{cell_name(cell)} has no candidate left"))
-    for constraint in (*puzzle.cages, *puzzle.relations):
-        if len(constraint.cells) > _ENUMERATED_CELLS or constraint.cells in far:
+    for constraint in puzzle.constraints:
+        if isinstance(constraint, Unit) or len(constraint.cells) > _ENUMERATED_CELLS:
+            continue
+        if constraint.cells in far:
             continue
         cells = constraint.cells
-        tuples = constraint.allowed([domains[index[c]] for c in cells], puzzle.differ_pairs(cells))
+        try:
+            tuples = constraint.allowed(
+                [domains[index[c]] for c in cells], puzzle.differ_pairs(cells)
+            )
+        except TableTooLarge:
+            continue  # left to the back ends
         if not tuples:
-            rule = "cage" if isinstance(constraint, Cage) else "relation"
             found.append(
-                Clash(rule, cells, f"{constraint.describe()} cannot be met by the candidates left")
+                Clash(
+                    constraint.type_name,
+                    cells,
+                    f"{constraint.describe()} cannot be met by the candidates left",
+                )
             )
     return found[:MAX_CLASHES]
