@@ -99,8 +99,7 @@ def without_units(puzzle: Puzzle, names: Iterable[str]) -> Puzzle:
         cols=puzzle.cols,
         cells=puzzle.cells,
         max_value=puzzle.max_value,
-        units=tuple(u for u in puzzle.units if u.name not in drop),
-        cages=puzzle.cages,
+        constraints=tuple(c for c in puzzle.constraints if getattr(c, "name", None) not in drop),
         givens=puzzle.givens,
         kind=puzzle.kind,
     )
@@ -211,8 +210,7 @@ def test_kenken_4x4_with_cage_digits_forced_to_differ() -> None:
         cols=4,
         cells=puzzle.cells,
         max_value=4,
-        units=puzzle.units + tuple(Unit(c.describe(), c.cells) for c in puzzle.cages),
-        cages=puzzle.cages,
+        constraints=puzzle.constraints + tuple(Unit(c.describe(), c.cells) for c in puzzle.cages),
         kind="kenken",
     )
     assert check_all(forced).status == "none"

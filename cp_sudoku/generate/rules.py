@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
@@ -52,17 +52,15 @@ def _neighbours(cell: Cell) -> list[Cell]:
     return [(cell[0] + dr, cell[1] + dc) for dr, dc in _STEPS]
 
 
-@dataclass
-class Maker:
-    """The rules of one kind with its options; draws (rules, solution) pairs.
+@dataclass(frozen=True)
+class Rules:
+    """What fixes a generated puzzle's rules.
 
     - ``kind``: a key of :data:`KINDS`; ``size``: n (values 1..n; Kakuro: the
       grid's side, clue squares included); ``box``: Sudoku box shape;
       ``extras``: Sudoku and jigsaw extras; ``regions``: jigsaw labels, n * n
-      row-major (None: generated, with the ``symmetry`` asked for).
-
-    Raises:
-        UsageError: an unknown kind, or options the kind does not take.
+      row-major (None: generated, with the ``symmetry`` asked for);
+      ``symmetry``: a name of :data:`~cp_sudoku.generate.symmetry.SYMMETRIES`.
     """
 
     kind: str = "sudoku"
@@ -71,7 +69,22 @@ class Maker:
     extras: tuple[str, ...] = ()
     regions: tuple[str, ...] | None = None
     symmetry: str = "none"
-    _cnfs: dict[object, Cnf] = field(default_factory=dict, repr=False)
+
+    def rules(self) -> Rules:
+        """These fields alone (a subclass's own fields dropped)."""
+        return Rules(*(getattr(self, f.name) for f in fields(Rules)))
+
+
+@dataclass(frozen=True)
+class Maker(Rules):
+    """The rules of one kind with its options (:class:`Rules`); draws (rules, solution)
+    pairs and keeps the CNF of the latest rules.
+
+    Raises:
+        UsageError: an unknown kind, or options the kind does not take.
+    """
+
+    _cnfs: dict[object, Cnf] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -474,7 +487,7 @@ def _kakuro(n: int, rng: random.Random, rounds: int = 200) -> tuple[Puzzle, Grid
                 cells=tuple(cells),
                 max_value=9,
                 kind="kakuro",
-                units=tuple(Unit("run", run, "run") for run in runs),
+                constraints=tuple(Unit("run", run, "run") for run in runs),
             )
             with Oracle(fill) as filler:
                 keep = [
