@@ -83,16 +83,17 @@ def out_of_reach(puzzle: Puzzle) -> list[Clash]:
     return found[:MAX_CLASHES]
 
 
-def clashes(puzzle: Puzzle) -> list[Clash]:
-    """Up to :data:`MAX_CLASHES` contradictions among the clues, found without search.
-
-    Empty when none is found (the puzzle may still have no solution).
-    """
+def repeated_givens(puzzle: Puzzle) -> list[Clash]:
+    """Up to :data:`MAX_CLASHES` units that hold one given value twice (cheap: one pass)."""
     found: list[Clash] = []
+    givens = puzzle.givens
     for unit in puzzle.units:
+        values = [givens[cell] for cell in unit.cells if cell in givens]
+        if len(values) == len(set(values)):
+            continue
         seen: dict[int, Cell] = {}
         for cell in unit.cells:
-            value = puzzle.givens.get(cell)
+            value = givens.get(cell)
             if value is None:
                 continue
             if value in seen:
@@ -106,8 +107,17 @@ def clashes(puzzle: Puzzle) -> list[Clash]:
                 )
             else:
                 seen[value] = cell
+    return found[:MAX_CLASHES]
+
+
+def clashes(puzzle: Puzzle) -> list[Clash]:
+    """Up to :data:`MAX_CLASHES` contradictions among the clues, found without search.
+
+    Empty when none is found (the puzzle may still have no solution).
+    """
+    found = repeated_givens(puzzle)
     if found:
-        return found[:MAX_CLASHES]
+        return found
     found = out_of_reach(puzzle)
     far = {clash.cells for clash in found}
     domains = candidates(puzzle)
