@@ -25,7 +25,8 @@ from cp_sudoku.generate import Request
 from cp_sudoku.generate.audit import audit
 from cp_sudoku.generate.stream import generate
 
-#: (label, request, puzzles at scale 1): 1,080 puzzles across kinds, sizes and symmetries.
+#: (label, request, puzzles at scale 1): 1,045 puzzles across kinds, sizes and symmetries
+#: (plus 80 graded ones when the grade package is there).
 GROUPS: list[tuple[str, Request, int]] = [
     ("sudoku 9x9", Request(), 250),
     ("sudoku 9x9 rot180", Request(symmetry="rot180"), 100),
@@ -42,7 +43,8 @@ GROUPS: list[tuple[str, Request, int]] = [
     ("windoku 9x9", Request(extras=("windows",)), 30),
     ("non-consecutive 6x6", Request(size=6, extras=("non-consecutive",)), 20),
     ("jigsaw 6x6", Request(kind="jigsaw", size=6), 40),
-    ("jigsaw 9x9", Request(kind="jigsaw"), 20),
+    ("jigsaw 9x9", Request(kind="jigsaw"), 10),
+    ("jigsaw 9x9 rot180", Request(kind="jigsaw", symmetry="rot180"), 10),
     ("killer 6x6", Request(kind="killer", size=6), 30),
     ("killer 9x9", Request(kind="killer"), 20),
     ("kenken 4x4", Request(kind="kenken", size=4), 30),

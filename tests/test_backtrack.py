@@ -48,8 +48,7 @@ def caged(
         cols=n,
         cells=cells_of(n, n),
         max_value=n,
-        units=sudoku_units(n, box),
-        cages=tuple(cages),
+        constraints=(*sudoku_units(n, box), *cages),
         givens=givens or {},
         kind="killer" if box else "kenken",
     )
@@ -160,8 +159,10 @@ def kakuro_block() -> tuple[Puzzle, set[tuple[int, ...]]]:
         cols=3,
         cells=cells_of(3, 3),
         max_value=9,
-        units=tuple(Unit(f"run {k + 1}", run) for k, run in enumerate(rows + cols)),
-        cages=tuple(Cage(run, "+", 15, distinct=True) for run in rows + cols),
+        constraints=(
+            *(Unit(f"run {k + 1}", run) for k, run in enumerate(rows + cols)),
+            *(Cage(run, "+", 15, distinct=True) for run in rows + cols),
+        ),
         kind="kakuro",
     )
     lines15 = [row for row in permutations(range(1, 10), 3) if sum(row) == 15]
@@ -321,3 +322,46 @@ def test_mrv_on_whole_data_sets(data: Path, name: str, status: str) -> None:
 def backtracker(strategy: str) -> Backend:
     """The back end of a strategy: ``mrv`` is ``backtrack``, ``plain`` is ``backtrack-plain``."""
     return get_backend({"mrv": "backtrack", "plain": "backtrack-plain"}[strategy])
+
+
+#: A 5 x 5 Kakuro whose sums contradict only as a whole (across 81, down 80): every run
+#: alone can be met, so a search must try a great many fillings before it proves none.
+WHOLE_CONTRADICTION = """kind: kakuro
+grid:
+x    20\\  20\\  20\\  20\\
+\\20  _    _    _    _
+\\20  _    _    _    _
+\\20  _    _    _    _
+\\21  _    _    _    _
+"""
+
+
+def test_the_default_tries_cap_is_per_solution_asked_for() -> None:
+    assert BacktrackBackend().cap(2) == 100_000
+    assert BacktrackBackend().cap(1_000_000) == 50_000_000_000  # counting is not cut short
+    assert BacktrackBackend(max_tries=7).cap(2) == 7
+    assert BacktrackBackend(max_tries=0).cap(2) is None
+    assert get_backend("backtrack-plain").cap(2) is None  # the baseline keeps no default cap
+
+
+def test_a_capped_backtrack_leaves_the_verdict_to_the_back_ends_that_finish() -> None:
+    from cp_sudoku import crosscheck
+    from cp_sudoku.io import read_text
+
+    puzzle = next(read_text(WHOLE_CONTRADICTION)).puzzle
+    assert puzzle is not None
+    verdict = crosscheck(puzzle, ["cpsat", get_backend("backtrack", max_tries=2_000)])
+    assert verdict.status == "none"  # proved by cpsat; never a guess
+    assert verdict.results["backtrack"].status == "unknown"
+    assert verdict.results["backtrack"].stopped == "effort limit"
+
+
+@pytest.mark.slow
+def test_the_default_cap_stops_backtrack_on_the_whole_contradiction() -> None:
+    from cp_sudoku.io import read_text
+
+    puzzle = next(read_text(WHOLE_CONTRADICTION)).puzzle
+    assert puzzle is not None
+    result = BacktrackBackend().solve(puzzle)
+    assert (result.status, result.stopped) == ("unknown", "effort limit")
+    assert result.stats["tries"] == 100_001

@@ -7,7 +7,11 @@ candidates as one 64-bit mask and propagates naked singles, hidden singles
 (in units of n cells) and locked candidates (for any two units sharing two
 or more cells, both directions) to a fixpoint, then branches on the open
 cell with the fewest candidates, values in ascending order, counting
-solutions up to the limit.  The scheme is Norvig's, "Solving Every Sudoku
+solutions up to the limit.  Restarts guard against heavy tails as in
+``backtrack``: past a budget of tries (2,000, doubling) the search starts
+again, branching on the fewest candidates per conflict weight of the cell,
+ties and values drawn by a seeded generator; grids are counted once across
+runs.  The scheme is Norvig's, "Solving Every Sudoku
 Puzzle" (2006); the once/twice bit scan of a unit follows tdoku
 (github.com/t-dillon/tdoku).  Other constraint types (cages, relations,
 clues) are declined, as is a puzzle with more than 64 values.
@@ -62,7 +66,8 @@ def compiled() -> bool:
 
 
 def _shape_arguments(puzzle: Puzzle) -> tuple[Any, ...]:
-    """The arguments of ``_kernel.shape``: cell count, n, units, peers, lock groups."""
+    """The arguments of ``_kernel.shape``: cell count, n, units, peers, lock groups
+    (cells, whether each unit is full, the two units)."""
     index = puzzle.index
     n = puzzle.max_value - puzzle.min_value + 1
     units = [[index[c] for c in unit.cells] for unit in puzzle.units]
@@ -72,6 +77,7 @@ def _shape_arguments(puzzle: Puzzle) -> tuple[Any, ...]:
             peers[i].update(unit)
     peer_lists = [sorted(p - {i}) for i, p in enumerate(peers)]
     locks: list[list[int]] = []
+    lock_units: list[list[int]] = []
     full = bytearray()
     cells_of = [set(unit) for unit in units]
     for a, cells_a in enumerate(cells_of):
@@ -81,7 +87,8 @@ def _shape_arguments(puzzle: Puzzle) -> tuple[Any, ...]:
                 continue
             locks += [sorted(inside), sorted(cells_a - inside), sorted(cells_of[b] - inside)]
             full += bytes([len(cells_a) == n, len(cells_of[b]) == n])
-    return len(puzzle.cells), n, units, peer_lists, locks, bytes(full)
+            lock_units.append([a, b])
+    return len(puzzle.cells), n, units, peer_lists, locks, bytes(full), lock_units
 
 
 class KernelBackend(BacktrackingBackend):

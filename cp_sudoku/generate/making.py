@@ -31,7 +31,7 @@ from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.generate.dig import Givens, add_until_unique, dig
 from cp_sudoku.generate.grading import Target, grade_within
 from cp_sudoku.generate.oracle import Oracle
-from cp_sudoku.generate.rules import Draft, Maker
+from cp_sudoku.generate.rules import Draft, Maker, Rules
 from cp_sudoku.generate.symmetry import check_symmetry, orbits
 from cp_sudoku.model import Cell, CpSudokuError, Grid, Puzzle, UsageError
 
@@ -48,12 +48,10 @@ class OutOfTries(CpSudokuError):
 
 
 @dataclass(frozen=True)
-class Request:
-    """What to generate.
+class Request(Rules):
+    """What to generate: the rules (:class:`~cp_sudoku.generate.rules.Rules`: ``kind``,
+    ``size``, ``box``, ``extras``, ``regions``, ``symmetry``) and
 
-    - ``kind``, ``size``, ``box``, ``extras``, ``regions``: the rules (see
-      :class:`~cp_sudoku.generate.rules.Maker`);
-    - ``symmetry``: a name of :data:`~cp_sudoku.generate.symmetry.SYMMETRIES`;
     - ``minimal``: dig until no orbit of givens can go (default True);
     - ``target``: a grade band or rating range (None: any grade);
     - ``max_tries``: drafts per puzzle before :class:`OutOfTries`;
@@ -62,12 +60,6 @@ class Request:
       ``unique`` and none may disagree).
     """
 
-    kind: str = "sudoku"
-    size: int = 9
-    box: tuple[int, int] | None = None
-    extras: tuple[str, ...] = ()
-    regions: tuple[str, ...] | None = None
-    symmetry: str = "none"
     minimal: bool = True
     target: Target | None = None
     max_tries: int = 2000
@@ -81,7 +73,7 @@ class Request:
             UsageError: options the kind does not take, a symmetry its shape
                 cannot have, or a grade for a kind without givens to dig.
         """
-        made = Maker(self.kind, self.size, self.box, self.extras, self.regions)
+        made = Maker(**vars(self.rules()))
         if self.symmetry != "none" and not made.has_givens:
             raise UsageError(f"a {self.kind} has no givens: its symmetry can only be none")
         check_symmetry(made.shape, self.symmetry)
