@@ -153,8 +153,7 @@ def enumerate_models(
     outer = list(assumptions or ())
     if activation is not None:
         outer.append(activation)
-    assumed_cells = {place[0] for lit in outer if (place := _place(cnf, lit)) is not None}
-    free = [i for i, lits in enumerate(cnf.literal) if len(lits) > 1 and i not in assumed_cells]
+    free: list[int] | None = None  # the cells a cube may split on, found at the first split
     stopper = _Stopper(sat, clock)
     cubes: list[list[int]] = [[]]  # each cube: its cell literals
     top = max([sat.nof_vars(), cnf.num_vars, *(abs(lit) for lit in outer)])
@@ -179,10 +178,12 @@ def enumerate_models(
                 if stop:
                     return False
                 found += 1
-                if found >= MAX_BLOCKING and len(cube) < len(free):
-                    cell = free[len(cube)]
-                    cubes.extend([*cube, var] for var in cnf.literal[cell].values())
-                    break
+                if found >= MAX_BLOCKING:
+                    free = _free_cells(cnf, outer) if free is None else free
+                    if len(cube) < len(free):
+                        cell = free[len(cube)]
+                        cubes.extend([*cube, var] for var in cnf.literal[cell].values())
+                        break
             sat.add_clause([-own])  # this cube's blocking clauses, off for good
             own = 0
         return True
@@ -192,10 +193,11 @@ def enumerate_models(
         stopper.close()
 
 
-def _place(cnf: Cnf, literal: int) -> tuple[int, int] | None:
-    """The (cell index, value) of a positive cell literal, else None."""
+def _free_cells(cnf: Cnf, assumptions: list[int]) -> list[int]:
+    """The cells with a choice of values that no assumption fixes, in order."""
     cell_of = cnf._cell_of
-    return cell_of[literal] if 0 < literal < len(cell_of) else None
+    assumed = {cell_of[lit][0] for lit in assumptions if 0 < lit < len(cell_of) and cell_of[lit]}
+    return [i for i, lits in enumerate(cnf.literal) if len(lits) > 1 and i not in assumed]
 
 
 def _effort(stats: dict[str, int], before: dict[str, int] | None = None) -> dict[str, int]:
@@ -355,8 +357,9 @@ class SatBackend(Backend):
         shape = shape_of(puzzle)
         if shape is None:
             return None
-        if shape in self._shapes:
-            return self._shapes[shape]
+        for known, compiled in self._shapes.items():  # a few shapes, compared without hashing
+            if known == shape:  # shared tuples: compared by identity, element by element
+                return compiled
         base = "extended" if self.encoding == "optimised" else self.encoding
         if compiled_clauses(puzzle, base) > MAX_COMPILED_CLAUSES:
             return None
