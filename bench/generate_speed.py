@@ -5,7 +5,7 @@ Usage: python bench/generate_speed.py [--count N] [--hard N]
 Figures are CPU seconds (``time.process_time`` for this process, which counts
 OR-Tools' threads too; ``RUSAGE_CHILDREN`` for QQWing), so a loaded machine
 changes them little.  Every cp_sudoku puzzle counted is minimal, unique and
-cross-checked by cpsat, sat and backtrack; QQWing's are its own claim (QQWing
+cross-checked by the default back ends (cpsat, sat, kernel); QQWing's are its own claim (QQWing
 removes givens while its solver finds one solution, as ours do, and checks
 nothing else).
 
@@ -24,18 +24,24 @@ import shutil
 import subprocess
 import time
 
+from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.generate import Request, make
 
 
-def ours(request: Request, count: int) -> tuple[float, float]:
-    """Puzzles per CPU second for ``count`` puzzles of ``request``, and mean givens."""
+def ours(request: Request, count: int) -> tuple[float, float, float]:
+    """Puzzles per CPU second for ``count`` puzzles of ``request``, mean givens, and the
+    share of the time that the final cross-check takes (timed again on the same puzzles)."""
     maker = request.maker()
     make(request, 999, 0, maker)  # warm up: imports, the CNF of the rules
     start = time.process_time()
-    givens = 0
-    for index in range(count):
-        givens += len(make(request, 1, index, maker).puzzle.givens)
-    return count / (time.process_time() - start), givens / count
+    made = [make(request, 1, index, maker) for index in range(count)]
+    seconds = time.process_time() - start
+    start = time.process_time()
+    for one in made:
+        crosscheck(one.puzzle, list(request.backends))
+    checking = time.process_time() - start
+    givens = sum(len(one.puzzle.givens) for one in made) / count
+    return count / seconds, givens, checking / seconds
 
 
 def qqwing(count: int, *options: str) -> float | None:
@@ -60,21 +66,27 @@ def main() -> None:
     parser.add_argument("--hard", type=int, default=20)
     args = parser.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}")
-    rate, givens = ours(Request(), args.count)
+    rate, givens, share = ours(Request(), args.count)
     base = qqwing(args.count)
-    print(f"minimal unique 9x9:        cp_sudoku {rate:7.1f}/s ({givens:.1f} givens)")
+    print(
+        f"minimal unique 9x9:        cp_sudoku {rate:7.1f}/s ({givens:.1f} givens; "
+        f"cross-check {share:.0%} of the time)"
+    )
     if base:
         print(f"                           qqwing    {base:7.1f}/s  ratio {rate / base:.2f}")
     try:
         from cp_sudoku.generate.grading import parse_target
 
         hard = Request(symmetry="rot180", target=parse_target("hard+"))
-        rate, givens = ours(hard, args.hard)
+        rate, givens, share = ours(hard, args.hard)
     except ImportError:
         print("180° hard+: skipped (cp_sudoku.deduction is not installed)")
         return
     base = qqwing(args.hard, "--symmetry", "rotate180", "--difficulty", "expert")
-    print(f"180°-symmetric, hard+:     cp_sudoku {rate:7.2f}/s ({givens:.1f} givens)")
+    print(
+        f"180°-symmetric, hard+:     cp_sudoku {rate:7.2f}/s ({givens:.1f} givens; "
+        f"cross-check {share:.0%})"
+    )
     if base:
         print(f"  (qqwing rotate180 expert)   qqwing {base:7.2f}/s  ratio {rate / base:.2f}")
 

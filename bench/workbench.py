@@ -33,9 +33,9 @@ from typing import Any
 
 import click
 
+from cp_sudoku.generate.blanked import generated_sudoku
 from cp_sudoku.io import read_file
 from cp_sudoku.model import Puzzle, violations
-from cp_sudoku.puzzles import generated_sudoku
 from cp_sudoku.workbench import suggest, true_candidates, why_none
 from cp_sudoku.workbench.core import check_core
 

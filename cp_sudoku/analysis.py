@@ -12,25 +12,22 @@ pandas is imported only by the functions that return a DataFrame, so
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
-
-from pysat.solvers import Solver
 
 from cp_sudoku.backends import Backend, available, backend_class
 from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.crosscheck import crosscheck, resolve
 from cp_sudoku.datasets import dataset_path
+from cp_sudoku.deduction.propagation import unit_propagation
+from cp_sudoku.deduction.singles import solve_singles
 from cp_sudoku.encodings.cnf import ENCODINGS, to_cnf
+from cp_sudoku.generate.blanked import generated_sudoku
 from cp_sudoku.io import Entry, parse_line, puzzle_string, read_file
 from cp_sudoku.kinds.grid import default_box
-from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name, is_solution
-from cp_sudoku.puzzles import generated_sudoku, solved_grid
 from cp_sudoku.run import Checked, Outcome, Plan, check, run
-from cp_sudoku.singles import Deduction, solve_singles
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -59,7 +56,6 @@ def effort_measures(backends: Iterable[str] | None = None) -> dict[str, str]:
 
 #: Deduction methods compared by :func:`deduction_records`, in display order.
 SINGLES_METHODS = ("naked singles", "naked + hidden singles")
-PROPAGATION_SOLVER = "minisat22"  # a MiniSat-like solver: python-sat's propagate() needs one
 
 
 # -- puzzle samples ------------------------------------------------------------------------
@@ -161,7 +157,7 @@ def generated_entries(
     """Generated Sudoku, ``per_size`` of each n x n size (usual box shape for n).
 
     Puzzle ``k`` of size ``n`` comes from
-    :func:`cp_sudoku.puzzles.generated_sudoku` with seed ``seed + k``; its
+    :func:`cp_sudoku.generate.blanked.generated_sudoku` with seed ``seed + k``; its
     entry's source is ``generated nxn`` and its line is ``seed + k``.  With
     many blanks a generated puzzle may have several solutions.
 
@@ -174,43 +170,6 @@ def generated_entries(
         for k in range(seed, seed + per_size):
             puzzle, _ = generated_sudoku(box, blank_fraction, seed=k)
             entries.append(Entry(f"generated {n}x{n}", k, puzzle_string(puzzle), puzzle=puzzle))
-    return entries
-
-
-def generated_killers(count: int, given_every: int = 4, seed: int = 0) -> list[Entry]:
-    """Generated 9x9 Killer Sudoku: ``count`` grids of :func:`cp_sudoku.puzzles.solved_grid`
-    (seeds ``seed..``), cut into cages of 2-4 cells grown at random with no digit twice,
-    each summing to the grid's values, and every ``given_every``-th cell given (none
-    when 0).  The source grid is a solution (stated in the entry); there may be others.
-    """
-    entries = []
-    for k in range(seed, seed + count):
-        grid = solved_grid((3, 3), k)
-        rng = random.Random(k)
-        free = {(r, c) for r in range(9) for c in range(9)}
-        cages = []
-        while free:
-            cells = [min(free)]
-            free.discard(cells[0])
-            size = rng.randint(2, 4)
-            while len(cells) < size:
-                held = {grid[r * 9 + c] for r, c in cells}
-                near = sorted(
-                    {
-                        (r + dr, c + dc)
-                        for r, c in cells
-                        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                        if (r + dr, c + dc) in free and grid[(r + dr) * 9 + c + dc] not in held
-                    }
-                )
-                if not near:
-                    break
-                cells.append(rng.choice(near))
-                free.discard(cells[-1])
-            cages.append((sum(grid[r * 9 + c] for r, c in cells), cells))
-        givens = [v if given_every and i % given_every == 0 else 0 for i, v in enumerate(grid)]
-        puzzle = killer(cages, givens, name=f"generated killer seed {k}")
-        entries.append(Entry("generated killer", k, puzzle_string(puzzle), puzzle, solution=grid))
     return entries
 
 
@@ -464,7 +423,7 @@ def cnf_size_records(
 ) -> list[Record]:
     """CNF size under each encoding for a generated n x n Sudoku of each size.
 
-    The puzzle is :func:`cp_sudoku.puzzles.generated_sudoku` (usual box,
+    The puzzle is :func:`cp_sudoku.generate.blanked.generated_sudoku` (usual box,
     ``blank_fraction`` blanks, ``seed``); every encoding is built by
     :func:`cp_sudoku.backends.sat.to_cnf` from the same puzzle.  A record:
     ``n``, ``box`` (``rxc``), ``givens``, ``encoding``, ``variables``,
@@ -494,43 +453,6 @@ def cnf_size_records(
     return records
 
 
-def unit_propagation(puzzle: Puzzle, encoding: str) -> Deduction:
-    """What unit propagation alone decides in the CNF of ``puzzle`` under ``encoding``.
-
-    The CNF comes from :func:`cp_sudoku.backends.sat.to_cnf`.  Its unit
-    clauses are passed as assumptions to python-sat's ``Solver.propagate()``
-    (MiniSat 2.2) and the other clauses loaded, so the returned trail is the
-    whole fixpoint of unit propagation (a MiniSat solver does not report
-    what it propagated at level 0 when clauses are added).  A cell is decided
-    when one of its value literals is true (a given cell of the ``optimised``
-    encoding has no variable and is decided).
-
-    Returns:
-        ``contradiction`` when propagation meets an empty clause;
-        ``solved`` when every cell is decided and the grid passes the
-        checker (``contradiction`` if it fails it: propagation is sound);
-        else ``open``, with ``0`` for undecided cells.
-
-    Raises:
-        ValueError: an unknown encoding.
-    """
-    cnf = to_cnf(puzzle, encoding)
-    units = list(dict.fromkeys(clause[0] for clause in cnf.clauses if len(clause) == 1))
-    others = [clause for clause in cnf.clauses if len(clause) != 1]
-    with Solver(name=PROPAGATION_SOLVER, bootstrap_with=others) as solver:
-        consistent, trail = solver.propagate(assumptions=units)
-    true = {lit for lit in trail if lit > 0}
-    grid = tuple(
-        cnf.fixed.get(i) or next((v for v, x in lits.items() if x in true), 0)
-        for i, lits in enumerate(cnf.literal)
-    )
-    if not consistent:
-        return Deduction("contradiction", grid)
-    if 0 in grid:
-        return Deduction("open", grid)
-    return Deduction("solved" if is_solution(puzzle, grid) else "contradiction", grid)
-
-
 def deduction_records(
     entries: Iterable[Entry],
     encodings: Sequence[str] = ENCODINGS,
@@ -540,9 +462,9 @@ def deduction_records(
     """What each deduction without search achieves on each puzzle.
 
     Methods: ``naked singles`` and ``naked + hidden singles``
-    (:func:`cp_sudoku.singles.solve_singles`), then ``UP <encoding>`` for
-    each encoding (:func:`unit_propagation`).  One record per (puzzle,
-    method): ``set``, ``puzzle``, ``givens``, ``method``, ``status``
+    (:func:`cp_sudoku.deduction.singles.solve_singles`), then ``UP <encoding>``
+    for each encoding (:func:`cp_sudoku.deduction.propagation.unit_propagation`).
+    One record per (puzzle, method): ``set``, ``puzzle``, ``givens``, ``method``, ``status``
     (``solved``, ``open``, ``contradiction``), ``solved`` (bool),
     ``decided`` (cells decided, givens included) and ``cells``.  Puzzles
     that did not parse are left out.
@@ -667,8 +589,8 @@ def proof_records(samples: Mapping[str, Iterable[Entry]]) -> list[Record]:
 
 def grade_order(grades: Iterable[str]) -> list[str]:
     """The grades present in ``grades``, easiest first: techniques in the order of
-    :data:`cp_sudoku.verify.explain.LEVEL`, then :data:`NEEDS_SEARCH`."""
-    from cp_sudoku.verify.explain import LEVEL
+    :data:`cp_sudoku.deduction.LEVEL`, then :data:`NEEDS_SEARCH`."""
+    from cp_sudoku.deduction import LEVEL
 
     rank = {"none needed": 0, **LEVEL, NEEDS_SEARCH: len(LEVEL) + 1}
     return sorted(set(grades), key=rank.__getitem__)
@@ -680,7 +602,7 @@ def technique_mix(frame: pd.DataFrame) -> pd.DataFrame:
     row sums to 1.  ``frame``: :func:`proof_records` rows."""
     import pandas as pd
 
-    from cp_sudoku.verify.explain import LEVEL
+    from cp_sudoku.deduction import LEVEL
 
     counts = pd.DataFrame(
         [row["techniques"] for row in frame.to_dict("records")], index=frame["set"]

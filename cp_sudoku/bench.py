@@ -9,7 +9,7 @@ starts, and only the ``solve`` calls are timed.
 A data set is a file, the name of a shared collection
 (:func:`cp_sudoku.datasets.dataset_path`, e.g. ``royle-17clue``), or
 ``generated:RxC[:COUNT[:BLANK_FRACTION]]``: COUNT puzzles (default 10) from
-:func:`cp_sudoku.puzzles.generated_sudoku` with box RxC, seeds 0..COUNT-1
+:func:`cp_sudoku.generate.blanked.generated_sudoku` with box RxC, seeds 0..COUNT-1
 and BLANK_FRACTION (default 0.45) of the cells blank.
 
 Figures per pair (the JSON ``records``; times in milliseconds unless named
@@ -60,9 +60,9 @@ from rich.table import Table
 from cp_sudoku.backends import DEFAULT_BACKENDS, available
 from cp_sudoku.backends.base import STATUSES
 from cp_sudoku.datasets import dataset_alphabet, dataset_path
+from cp_sudoku.generate.blanked import generated_sudoku
 from cp_sudoku.io import Entry, read_file
 from cp_sudoku.model import Puzzle, PuzzleError, UsageError, is_solution
-from cp_sudoku.puzzles import generated_sudoku
 from cp_sudoku.run import Plan, run, solve_each
 
 #: Baselines run beside the chosen back ends, with their options.

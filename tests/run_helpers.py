@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.backends import available
+from cp_sudoku.generate.blanked import generated_sudoku
 from cp_sudoku.io import grid_string
-from cp_sudoku.puzzles import generated_sudoku
 from cp_sudoku.run.output import table_format, varying
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,10 +10,11 @@ import pytest
 from conftest import grid_of
 
 from cp_sudoku import analysis
+from cp_sudoku.deduction.propagation import unit_propagation
+from cp_sudoku.deduction.singles import solve_singles
 from cp_sudoku.display import grid_text
 from cp_sudoku.io import Entry, parse_line
 from cp_sudoku.model import Puzzle, PuzzleError, Unit
-from cp_sudoku.singles import solve_singles
 
 TUTORIAL_4X4 = "......122..4.4.."
 # Exactly two solutions: rows 2 and 4 end in 416 / 641 or 641 / 416.
@@ -233,14 +234,14 @@ def test_unit_propagation_decides_what_singles_decide(data: Path) -> None:
             ("extended", both),
             ("optimised", both),
         ]:
-            assert analysis.unit_propagation(puzzle, encoding) == expected, encoding
+            assert unit_propagation(puzzle, encoding) == expected, encoding
     assert solved >= 5  # the easy puzzles are there to be solved
 
 
 def test_unit_propagation_solves_an_easy_puzzle_with_its_known_solution() -> None:
     puzzle = parse_line(EASY_2)
-    assert analysis.unit_propagation(puzzle, "minimal").status == "open"
-    result = analysis.unit_propagation(puzzle, "extended")
+    assert unit_propagation(puzzle, "minimal").status == "open"
+    result = unit_propagation(puzzle, "extended")
     assert result.status == "solved"
     assert result.grid == grid_of(
         "245981376169273584837564219976125438513498627482736951391657842728349165654812793"
@@ -249,7 +250,7 @@ def test_unit_propagation_solves_an_easy_puzzle_with_its_known_solution() -> Non
 
 @pytest.mark.parametrize("encoding", ["minimal", "efficient", "extended", "optimised"])
 def test_unit_propagation_finds_a_cell_without_candidates(encoding: str) -> None:
-    result = analysis.unit_propagation(parse_line(NO_CANDIDATE), encoding)
+    result = unit_propagation(parse_line(NO_CANDIDATE), encoding)
     assert result.status == "contradiction"
 
 

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from cp_sudoku.backends import Backend, get_backend
 from cp_sudoku.backends.backtrack import BacktrackBackend, MrvSearch
+from cp_sudoku.generate.blanked import generated_sudoku, solved_grid
 from cp_sudoku.io import parse_line
 from cp_sudoku.kinds.grid import sudoku_units
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cage, Cell, Puzzle, Unit, cells_of, is_solution
-from cp_sudoku.puzzles import generated_sudoku, solved_grid
 
 EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 HARD1 = ".....6....59.....82....8....45........3........6..3.54...325..6.................."
@@ -321,3 +321,46 @@ def test_mrv_on_whole_data_sets(data: Path, name: str, status: str) -> None:
 def backtracker(strategy: str) -> Backend:
     """The back end of a strategy: ``mrv`` is ``backtrack``, ``plain`` is ``backtrack-plain``."""
     return get_backend({"mrv": "backtrack", "plain": "backtrack-plain"}[strategy])
+
+
+#: A 5 x 5 Kakuro whose sums contradict only as a whole (across 81, down 80): every run
+#: alone can be met, so a search must try a great many fillings before it proves none.
+WHOLE_CONTRADICTION = """kind: kakuro
+grid:
+x    20\\  20\\  20\\  20\\
+\\20  _    _    _    _
+\\20  _    _    _    _
+\\20  _    _    _    _
+\\21  _    _    _    _
+"""
+
+
+def test_the_default_tries_cap_is_per_solution_asked_for() -> None:
+    assert BacktrackBackend().cap(2) == 100_000
+    assert BacktrackBackend().cap(1_000_000) == 50_000_000_000  # counting is not cut short
+    assert BacktrackBackend(max_tries=7).cap(2) == 7
+    assert BacktrackBackend(max_tries=0).cap(2) is None
+    assert get_backend("backtrack-plain").cap(2) is None  # the baseline keeps no default cap
+
+
+def test_a_capped_backtrack_leaves_the_verdict_to_the_back_ends_that_finish() -> None:
+    from cp_sudoku import crosscheck
+    from cp_sudoku.io import read_text
+
+    puzzle = next(read_text(WHOLE_CONTRADICTION)).puzzle
+    assert puzzle is not None
+    verdict = crosscheck(puzzle, ["cpsat", get_backend("backtrack", max_tries=2_000)])
+    assert verdict.status == "none"  # proved by cpsat; never a guess
+    assert verdict.results["backtrack"].status == "unknown"
+    assert verdict.results["backtrack"].stopped == "effort limit"
+
+
+@pytest.mark.slow
+def test_the_default_cap_stops_backtrack_on_the_whole_contradiction() -> None:
+    from cp_sudoku.io import read_text
+
+    puzzle = next(read_text(WHOLE_CONTRADICTION)).puzzle
+    assert puzzle is not None
+    result = BacktrackBackend().solve(puzzle)
+    assert (result.status, result.stopped) == ("unknown", "effort limit")
+    assert result.stats["tries"] == 100_001

@@ -15,10 +15,10 @@ from cp_sudoku.display import (
     side_by_side,
     verdict_record,
 )
+from cp_sudoku.generate.blanked import generated_sudoku, solved_grid
 from cp_sudoku.io import Entry, grid_string, parse_line, read_file
 from cp_sudoku.kinds import KINDS, Kind
 from cp_sudoku.model import Puzzle, PuzzleError, Unit
-from cp_sudoku.puzzles import generated_sudoku, solved_grid
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.display import render_grid
+from cp_sudoku.generate.blanked import generated_sudoku, solved_grid
 from cp_sudoku.io import (
     READERS,
     SNIFFERS,
@@ -27,7 +28,6 @@ from cp_sudoku.io import (
 )
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Puzzle, PuzzleError, is_solution
-from cp_sudoku.puzzles import generated_sudoku, solved_grid
 
 TUTORIAL_4X4 = "......122..4.4.."
 TUTORIAL_9X9 = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"

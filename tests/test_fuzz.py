@@ -7,14 +7,25 @@ traceback or an internal error; every entry is a puzzle or a located error
 (its source and line set); the CLI's exit code is 0, 1, 2 or 3, and 2 only
 for input faults (an ``invalid`` record or a one-line error naming the input).
 
-300 examples per test by default; the slow group runs 10,000.  Findings (inputs
-that failed, each kept as a plain test) are listed in docs/cli.md.
+Numbers and nesting (issue 20): every place a number is written (cage target,
+cell, Kakuro and Skyscrapers clue, ``box:``, ``size:``, puzzlekit JSON) gets
+integers of every size (up to 6,000 digits), every Unicode character that
+Python calls a digit or numeric, and mixtures; JSON nested up to 100,000
+deep with integers of up to 6,000 digits; CSV fields past 131,072 characters.
+The promise: a puzzle or a located error, and a non-ASCII digit is never a
+number.
+
+300 examples per test by default; the slow group runs 10,000 (100,000 for the
+in-process number fuzzer).  Findings (inputs that failed, each
+kept as a plain test) are listed in docs/cli.md.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -23,7 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cp_sudoku.cli import main
-from cp_sudoku.io import READERS, read_file
+from cp_sudoku.io import READERS, read_file, read_text
 from cp_sudoku.model import CpSudokuError
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -45,6 +56,8 @@ DEFAULT = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 SLOW = settings(DEFAULT, max_examples=10_000)
+#: The in-process fuzzer of numbers (no solver runs) in the slow group.
+MANY = settings(DEFAULT, max_examples=100_000)
 
 
 @st.composite
@@ -175,3 +188,124 @@ def test_readers_never_crash_many(
 @given(case=st.one_of(raw, texts))
 def test_cli_never_crashes_many(tmp_path: Path, case: tuple[str, str | bytes]) -> None:
     _check_cli(_write(tmp_path, *case))
+
+
+# --- Numbers, Unicode digits, nesting, long fields (issue 20) ----------------------------------
+
+#: Every character other than 0-9 that Python's str.isdigit, isdecimal or isnumeric accepts
+#: (each Unicode decimal digit block, superscripts, circled and fraction numbers, ...).
+DIGIT_LIKE = [
+    ch
+    for ch in map(chr, range(sys.maxunicode + 1))
+    if not ch.isascii() and (ch.isdigit() or ch.isdecimal() or ch.isnumeric())
+]
+#: Where a variant file writes a number: ``{n}`` is replaced by the fuzzed text.
+NUMBER_PLACES = [
+    "kind: killer\nsize: 4\ncages:\n{n}: r1c1,r1c2\n",
+    "kind: kenken\nsize: 4\ncages:\n{n}* r1c1 r1c2\n",
+    "kind: killer\nsize: 4\ncages:\n3: r{n}c1,r1c2\n",
+    "kind: killer\nsize: 4\ncages:\n3: r1c{n} r1c2\n",
+    "kind: kakuro\ngrid:\nx {n}\\ 3\\\n\\{n} _ _\n\\3 _ _\n",
+    "kind: skyscrapers\nsize: 4\ntop: {n} . . 2\n",
+    "kind: sudoku\nbox: {n}x2\ngrid:\n....\n....\n....\n....\n",
+    "kind: sudoku\nsize: {n}\n",
+    "{n}{n}..",
+]
+ascii_numbers = st.one_of(
+    st.integers(0, 100).map(str),
+    st.integers(0, 2**64 + 10).map(str),
+    st.integers(10**17, 10**19).map(str),
+    st.integers(1, 6000).map(lambda k: "9" * k),  # past 4,300: Python's int() refuses
+    st.integers(1, 40).map(lambda k: "0" * k + "7"),
+)
+unicode_digits = st.text(st.sampled_from(DIGIT_LIKE), min_size=1, max_size=30)
+mixed_numbers = st.lists(
+    st.one_of(st.sampled_from("0123456789"), st.sampled_from(DIGIT_LIKE)), min_size=1, max_size=25
+).map("".join)
+numbers = st.one_of(ascii_numbers, unicode_digits, mixed_numbers)
+
+
+def _entries_of(text: str) -> list[object]:
+    """Every entry of ``text``: each a puzzle or a located error, or the whole text refused."""
+    try:
+        entries = list(read_text(text, "<fuzz>"))
+    except CpSudokuError as error:
+        assert "<fuzz>" in str(error), error
+        return []
+    for entry in entries:
+        assert (entry.puzzle is None) != (entry.error is None), entry
+        if entry.error is not None:
+            assert entry.error.source == "<fuzz>" and entry.error.line, entry.error
+    return entries
+
+
+def _numbers_case(place: str, number: str) -> None:
+    entries = _entries_of(place.replace("{n}", number))
+    if not number.isascii():  # a non-ASCII digit is never read as a number
+        assert all(entry.puzzle is None for entry in entries), (place, number)  # type: ignore[attr-defined]
+
+
+@st.composite
+def nested_json(draw: st.DrawFn) -> str:
+    """A puzzlekit-looking JSON text: nested arrays or objects (up to 100,000 deep), long
+    integers (up to 6,000 digits) and long strings in its data."""
+    depth = draw(st.one_of(st.integers(0, 50), st.integers(900, 1100), st.integers(0, 100_000)))
+    opener, closer = draw(st.sampled_from([("[", "]"), ('{"a": ', "}")]))
+    leaf = draw(st.one_of(ascii_numbers, st.just('"' + "x" * 200_000 + '"'), st.just("null")))
+    body = opener * depth + leaf + closer * depth
+    kind = draw(st.sampled_from(["KenKen", "KillerSudoku", "Kakuro", "nothing"]))
+    return f'{{"count_sol": 1, "name": "{kind}", "data": {{"e": {body}}}}}'
+
+
+@st.composite
+def long_csv(draw: st.DrawFn) -> str:
+    """A CSV file with one field of 131,000 to 140,000 characters among good rows."""
+    width = draw(st.integers(131_000, 140_000))
+    rows = ["......122..4.4.."] * draw(st.integers(0, 3))
+    rows.insert(draw(st.integers(0, len(rows))), draw(st.sampled_from(".1x\u0663")) * width)
+    return "puzzle\n" + "\n".join(rows) + "\n"
+
+
+def test_no_unicode_digit_is_a_number_anywhere() -> None:
+    """Every Unicode decimal digit block (its digit 3) and every other digit-like
+    character, in every place a number is written: an error, never a number."""
+    threes = [ch for ch in DIGIT_LIKE if unicodedata.category(ch) == "Nd" and ch.isdecimal()]
+    threes = [ch for ch in threes if unicodedata.decimal(ch) == 3]
+    assert len(threes) > 60  # one per block: Arabic-Indic, Devanagari, fullwidth, ...
+    for ch in threes + [ch for ch in DIGIT_LIKE if not ch.isdecimal()]:
+        for place in NUMBER_PLACES:
+            _numbers_case(place, ch)
+
+
+@DEFAULT
+@given(place=st.sampled_from(NUMBER_PLACES), number=numbers)
+def test_numbers_of_every_size_and_script_are_read_or_refused(place: str, number: str) -> None:
+    _numbers_case(place, number)
+
+
+@DEFAULT
+@given(text=nested_json())
+def test_nested_json_is_read_or_refused(tmp_path: Path, text: str) -> None:
+    _read_all(_write(tmp_path, "fuzz.json", text), None)
+
+
+@settings(DEFAULT, max_examples=min(DEFAULT.max_examples, 30))  # 130 KB each
+@given(text=long_csv())
+def test_long_csv_fields_are_one_entry_each(tmp_path: Path, text: str) -> None:
+    path = _write(tmp_path, "fuzz.csv", text)
+    _read_all(path, None)
+    assert len(list(read_file(path))) == text.count("\n") - 1  # one entry per row
+
+
+@pytest.mark.slow
+@MANY
+@given(place=st.sampled_from(NUMBER_PLACES), number=numbers)
+def test_numbers_of_every_size_and_script_many(place: str, number: str) -> None:
+    _numbers_case(place, number)
+
+
+@pytest.mark.slow
+@SLOW
+@given(text=nested_json())
+def test_nested_json_many(tmp_path: Path, text: str) -> None:
+    _read_all(_write(tmp_path, "fuzz.json", text), None)

@@ -22,9 +22,9 @@ from cp_sudoku.backends import get_backend, kernel
 from cp_sudoku.backends.kernel import KernelBackend
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.datasets import dataset_alphabet
+from cp_sudoku.generate.blanked import generated_sudoku
 from cp_sudoku.io import parse_line, read_file
 from cp_sudoku.model import Puzzle, Unit, is_solution
-from cp_sudoku.puzzles import generated_sudoku
 
 needs_kernel = pytest.mark.skipif(not kernel.compiled(), reason=str(kernel.KERNEL_MISSING))
 

@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 from conftest import lines
 
-from cp_sudoku.analysis import generated_killers, load_collection
+from cp_sudoku.analysis import load_collection
 from cp_sudoku.backends import get_backend
 from cp_sudoku.backends.minizinc import INSTALL, missing
 from cp_sudoku.crosscheck import count, crosscheck
 from cp_sudoku.encodings.exact_cover import to_exact_cover
 from cp_sudoku.encodings.mip import to_mip
+from cp_sudoku.generate.blanked import generated_killers
 from cp_sudoku.io import parse_line, read_file
 from cp_sudoku.model import Puzzle, Unit, Unsupported, UsageError, is_solution
 

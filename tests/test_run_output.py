@@ -25,7 +25,8 @@ def test_the_schema_names_every_back_end_column_in_plan_order() -> None:
         "source", "line", "puzzle", "status", "solution", "agree", "matches_stated",
         "disagreements", "error",
     ]  # fmt: skip
-    assert names[9:12] == ["sat_status", "sat_seconds", "sat_solutions"]
+    assert names[9:11] == ["grade", "rating"]
+    assert names[11:14] == ["sat_status", "sat_seconds", "sat_solutions"]
     assert "sat_conflicts" in names and "backtrack_plain_tries" in names
     assert table_format("x.PARQUET") == "parquet" and table_format("x.jsonl") == "jsonl"
 

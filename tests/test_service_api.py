@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from service_support import PATIENCE, TUTORIAL, TUTORIAL_SOLUTION, cli_records, comparable, served
 
+from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.cli import main as cli
 from cp_sudoku.io import read_text
 from cp_sudoku.model import is_solution
@@ -211,7 +212,7 @@ def test_body_over_the_limit_is_413(api: httpx.Client) -> None:
 
 def test_listings_health_and_schema(api: httpx.Client) -> None:
     backends = api.get("/v1/backends").json()["backends"]
-    assert [b["name"] for b in backends if b["default"]] == ["cpsat", "sat", "backtrack"]
+    assert [b["name"] for b in backends if b["default"]] == list(DEFAULT_BACKENDS)
     sat = next(b for b in backends if b["name"] == "sat")
     assert sat["options"]["encoding"]["choices"] == [
         "minimal",

@@ -164,5 +164,6 @@ def test_workbench_view_marks_differences_candidates_and_the_core(page: Page) ->
     page.wait_for_selector("#workbench-notes .core", timeout=WAIT_MS)
     assert "cannot all hold" in page.inner_text("#workbench-notes .core")
     assert page.locator("#drawings figure").first.locator("td.core").count() > 0
+    assert page.locator("#drawings figure").first.locator("td.core-given").count() == 5
     page.screenshot(path=str(SHOTS / "service-workbench-none.png"), full_page=True)
     page.click("#tab-grid")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from conftest import grid_of, lines
 
+from cp_sudoku.deduction.singles import solve_singles
 from cp_sudoku.io import parse_line
 from cp_sudoku.model import Cage, Puzzle, Unit, cells_of
-from cp_sudoku.singles import solve_singles
 
 TUTORIAL_4X4 = "......122..4.4.."
 # norvig-easy50, puzzle 2: naked singles stall, hidden singles finish it.

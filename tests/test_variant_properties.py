@@ -8,12 +8,12 @@ from conftest import check_all
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from cp_sudoku.generate.blanked import solved_grid
 from cp_sudoku.io import parse_text as parse_variant
 from cp_sudoku.io import to_text as variant_text
 from cp_sudoku.kinds.kenken import CageSpec, kenken
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import Cell, Puzzle, is_solution
-from cp_sudoku.puzzles import solved_grid
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -186,6 +186,7 @@ def test_every_forum_hardest_puzzle_proves_and_verifies(data: Path, tmp_path: Pa
 
 
 def test_records_give_one_row_per_puzzle_for_notebooks() -> None:
+    from cp_sudoku.deduction import LEVEL
     from cp_sudoku.verify import records
 
     rows = records(read_file(MODELS / "sudoku-9x9-hard.txt"))
@@ -194,8 +195,9 @@ def test_records_give_one_row_per_puzzle_for_notebooks() -> None:
         assert row["status"] == "unique" and row["holds"] is True
         assert row["proof_lines"] > 0 and row["cnf_clauses"] > 0
         assert row["check_seconds"] > 0 and row["verify_seconds"] > 0
-    assert rows[0]["outcome"] == "solved" and rows[0]["hardest"] == "hidden single"
-    assert rows[0]["level"] == 2 and rows[0]["techniques"]["hidden single"] > 0
+    assert rows[0]["outcome"] == "solved" and rows[0]["hardest"] == "naked single"
+    assert rows[0]["level"] == LEVEL["naked single"] and rows[0]["rating"] == 2.3
+    assert rows[0]["techniques"]["hidden single"] > 0
     assert rows[1]["outcome"] == "stalled" and rows[1]["level"] is None
 
 

@@ -22,13 +22,13 @@ from pysat.solvers import Solver
 from verify_grids import checker_solutions
 
 from cp_sudoku.encodings.cnf import to_cnf
+from cp_sudoku.generate.blanked import solved_grid
 from cp_sudoku.kinds.grid import sudoku_units
 from cp_sudoku.kinds.kakuro import Clue, kakuro
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cell, Grid, Puzzle, Relation, SparseUnit, Visibility
-from cp_sudoku.puzzles import solved_grid
 from cp_sudoku.verify.check import CHECKED_ENCODINGS
 
 ENCODINGS = CHECKED_ENCODINGS  # every encoding a certificate may use

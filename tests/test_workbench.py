@@ -16,10 +16,10 @@ from workbench_support import (
 )
 
 from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.generate.blanked import generated_sudoku
 from cp_sudoku.io import parse_line
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import UsageError, violations
-from cp_sudoku.puzzles import generated_sudoku
 from cp_sudoku.workbench import (
     count_words,
     differences,
@@ -213,3 +213,22 @@ def test_candidates_certificate_verifies_and_tampering_is_caught(tmp_path: Path)
     assert tampered(drop_witness)
     (tmp_path / "three.drat").write_text("0\n")
     assert any("proof" in f for f in verify(done.path).failures)
+
+
+@pytest.mark.slow
+def test_true_candidates_equal_enumeration_on_200_serg_puzzles(data: Path) -> None:
+    for line in lines(data / "sudoku" / "serg-benchmark-multi.txt", 200, step=50):
+        puzzle = parse_line(line)
+        assert dict(true_candidates(puzzle).values) == enumerated_candidates(
+            puzzle, enumerated(puzzle)
+        ), line
+
+
+@pytest.mark.slow
+def test_suggestions_make_every_serg_multi_puzzle_unique(data: Path) -> None:
+    added = []
+    for line in lines(data / "sudoku" / "serg-benchmark-multi.txt"):
+        found = suggest(parse_line(line))
+        assert found.status == "unique" and found.agree, line
+        added.append(len(found.givens))
+    assert len(added) == 10_000 and max(added) <= 5  # docs/performance.md: median 2, max 5

@@ -13,9 +13,8 @@
  *     boxes).
  * Then it branches on an open cell with the fewest candidates (the first in
  * cell order), values in ascending order; each level of the search keeps its
- * own copy of the masks (copied, not undone).  Branching on a cell's values
- * splits the space, so every solution is found exactly once and the count is
- * exact.  The search stops at the solution limit, after ``max_tries`` tries,
+ * own copy of the masks (copied, not undone).  Restarts (see k_search) tame
+ * heavy tails; grids are counted once across runs (Found).  The search stops at the solution limit, after ``max_tries`` tries,
  * past a deadline (checked every CHECK_EVERY tries), or when a signal handler
  * raised (Ctrl-C).
  *
@@ -166,18 +165,22 @@ static inline int eliminate(mask_t *cand, int p, mask_t bits, int *queue, int *q
     return 1;
 }
 
-/* Singles and locked candidates to a fixpoint; 0 on a contradiction.
- * `queue` holds cells that became single and whose value is not yet removed
+/* Singles and locked candidates to a fixpoint; 0 on a contradiction, with
+ * `*blame` set to the cell left without candidates, or to -1 - u for a unit u
+ * left without a place for some value.  `queue` holds cells that became single and whose value is not yet removed
  * from their peers.  A cell is queued when it turns single, which happens
  * once per call, so the queue never holds more than ncells + 1 entries. */
-static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen) {
+static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen, int *blame) {
     const int *us = s->unit_start, *uc = s->unit_cells;
     for (;;) {
         while (qlen) {
             int c = queue[--qlen];
             mask_t m = cand[c];
             for (int k = s->peer_start[c]; k < s->peer_start[c + 1]; k++)
-                if (!eliminate(cand, s->peers[k], m, queue, &qlen)) return 0;
+                if (!eliminate(cand, s->peers[k], m, queue, &qlen)) {
+                    *blame = s->peers[k];
+                    return 0;
+                }
         }
         /* hidden singles in the full units */
         for (int u = 0; u < s->nunits; u++) {
@@ -189,14 +192,20 @@ static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen) {
                 once |= m;
                 if (single(m)) fixed |= m;
             }
-            if (once != s->all) return 0;
+            if (once != s->all) {
+                *blame = -1 - u;
+                return 0;
+            }
             mask_t hidden = once & ~twice & ~fixed;
             while (hidden) {
                 mask_t bit = hidden & (~hidden + 1);
                 hidden ^= bit;
                 int k = us[u];
                 while (k < us[u + 1] && !(cand[uc[k]] & bit)) k++;
-                if (k == us[u + 1]) return 0; /* its one place took another hidden single */
+                if (k == us[u + 1]) { /* its one place took another hidden single */
+                    *blame = -1 - u;
+                    return 0;
+                }
                 int c = uc[k];
                 if (cand[c] != bit) {
                     cand[c] = bit;
@@ -220,7 +229,10 @@ static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen) {
                 if (locked) {
                     changed = 1;
                     for (const int *p = a1; p < b1; p++)
-                        if (!eliminate(cand, *p, locked, queue, &qlen)) return 0;
+                        if (!eliminate(cand, *p, locked, queue, &qlen)) {
+                            *blame = *p;
+                            return 0;
+                        }
                     rest_b &= ~locked;
                 }
             }
@@ -229,7 +241,10 @@ static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen) {
                 if (locked) {
                     changed = 1;
                     for (const int *p = in1; p < a1; p++)
-                        if (!eliminate(cand, *p, locked, queue, &qlen)) return 0;
+                        if (!eliminate(cand, *p, locked, queue, &qlen)) {
+                            *blame = *p;
+                            return 0;
+                        }
                 }
             }
         }
@@ -246,11 +261,135 @@ static double now(void) {
 
 static inline int value_of(mask_t m) { return __builtin_ctzll(m) + 1; }
 
+static inline uint64_t next_random(uint64_t *state) { /* xorshift64 (Marsaglia 2003) */
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+/* The grids found so far, distinct: the first `store` kept in full (the
+ * first two compared exactly), every one after the second known by a 64-bit
+ * FNV-1a hash in an open-addressing set. */
+typedef struct {
+    unsigned char *grids;
+    long long stored, store, room; /* room: grids the buffer holds */
+    uint64_t *slots;
+    size_t cap, used;
+} Found;
+
+static uint64_t grid_hash(const unsigned char *grid, int n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < n; i++) h = (h ^ grid[i]) * 1099511628211ULL;
+    return h ? h : 1; /* 0 marks an empty slot */
+}
+
+/* 1 when `grid` is new (and now recorded), 0 when found before, -1 out of memory.
+ * The first two distinct grids are compared exactly, so the line between one
+ * solution and several never rests on a hash; later ones by their hash. */
+static int found_add(Found *f, const unsigned char *grid, int n) {
+    long long exact = f->stored < 2 ? f->stored : 2;
+    for (long long k = 0; k < exact; k++)
+        if (!memcmp(f->grids + k * n, grid, n)) return 0;
+    if (f->stored >= 2) {
+        if (2 * (f->used + 1) > f->cap) {
+            size_t cap = f->cap ? 2 * f->cap : 1024;
+            uint64_t *slots = calloc(cap, sizeof(uint64_t));
+            if (!slots) return -1;
+            for (size_t k = 0; k < f->cap; k++) {
+                uint64_t h = f->slots[k];
+                if (!h) continue;
+                size_t j = h & (cap - 1);
+                while (slots[j]) j = (j + 1) & (cap - 1);
+                slots[j] = h;
+            }
+            free(f->slots);
+            f->slots = slots;
+            f->cap = cap;
+        }
+        uint64_t h = grid_hash(grid, n);
+        size_t j = h & (f->cap - 1);
+        while (f->slots[j]) {
+            if (f->slots[j] == h) return 0;
+            j = (j + 1) & (f->cap - 1);
+        }
+        f->slots[j] = h;
+        f->used++;
+    }
+    if (f->stored < f->store) {
+        if (f->stored == f->room) {
+            long long room = f->room ? 2 * f->room : 4;
+            unsigned char *grids = realloc(f->grids, (size_t)n * (size_t)room);
+            if (!grids) return -1;
+            f->grids = grids;
+            f->room = room;
+        }
+        memcpy(f->grids + f->stored * n, grid, n);
+        f->stored++;
+    }
+    return 1;
+}
+
+/* The open cell to branch on, or -1 when every cell is single (a solution).
+ * First run: fewest candidates, the first in cell order.  After a restart:
+ * fewest candidates per (1 + weight) (dom/wdeg, Boussemart et al., ECAI 2004,
+ * with weights on cells), ties drawn at random. */
+static int choose(const mask_t *cand, int N, const long long *weight, uint64_t *random) {
+    int best = -1, fewest = 65;
+    if (!random) {
+        for (int c = 0; c < N; c++) {
+            mask_t m = cand[c];
+            if (single(m)) continue;
+            int k = __builtin_popcountll(m);
+            if (k < fewest) {
+                fewest = k;
+                best = c;
+                if (k == 2) break;
+            }
+        }
+        return best;
+    }
+    long long best_weight = 0;
+    uint64_t ties = 0;
+    for (int c = 0; c < N; c++) {
+        mask_t m = cand[c];
+        if (single(m)) continue;
+        long long k = __builtin_popcountll(m);
+        /* k / (1 + w) against fewest / (1 + best_weight), cross-multiplied */
+        long long left = k * (1 + best_weight), right = (long long)fewest * (1 + weight[c]);
+        if (best < 0 || left < right) {
+            best = c, fewest = (int)k, best_weight = weight[c], ties = 1;
+        } else if (left == right && next_random(random) % ++ties == 0) {
+            best = c, fewest = (int)k, best_weight = weight[c];
+        }
+    }
+    return best;
+}
+
+static void blame_on(const Shape *s, long long *weight, int blame) {
+    if (blame >= 0) {
+        weight[blame]++;
+        return;
+    }
+    int u = -1 - blame;
+    for (int k = s->unit_start[u]; k < s->unit_start[u + 1]; k++) weight[s->unit_cells[k]]++;
+}
+
 /* search(shape, givens: bytes (0 blank, else 1..n), limit, keep, max_tries (-1: none),
  *        seconds (< 0: none))
  * -> (count, complete, stopped, grids, tries, backtracks)
  * stopped: None, "solution limit", "effort limit" or "time limit";
- * grids: up to `keep` bytes objects, one value 1..n per cell. */
+ * grids: the first `keep` distinct grids found, bytes, one value 1..n per cell.
+ *
+ * Restarts tame heavy tails: when a run passes its budget of tries (first
+ * RESTART_TRIES, then twice as many each time), the search starts again from
+ * the root with the weighted, randomised choice of choose().  Grids found in
+ * any run are counted once (Found); a run that ends within its budget has
+ * explored the whole space, so its count is exact. */
+#define RESTART_TRIES 2000
+#define RANDOM_SEED 20061
+
 static PyObject *k_search(PyObject *self, PyObject *args) {
     PyObject *capsule;
     Py_buffer givens;
@@ -266,23 +405,28 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "one given (or 0) per cell expected");
         return NULL;
     }
+    if (keep < 0) keep = 0;
     double deadline = seconds >= 0 ? now() + seconds : -1.0;
-    size_t qcap = (size_t)N + 1;
-    int *queue = malloc(sizeof(int) * qcap);
+    int *queue = malloc(sizeof(int) * ((size_t)N + 1));
     int depth_cap = 16;
     mask_t *states = malloc(sizeof(mask_t) * (size_t)N * depth_cap);
     int *branch_cell = malloc(sizeof(int) * depth_cap);
     mask_t *branch_rest = malloc(sizeof(mask_t) * depth_cap);
-    PyObject *grids = PyList_New(0);
+    long long *weight = calloc(N, sizeof(long long));
     unsigned char *grid = malloc(N);
-    PyObject *result = NULL;
-    if (!queue || !states || !branch_cell || !branch_rest || !grids || !grid) {
+    Found found = {0};
+    found.store = keep > 2 ? keep : 2;
+    if (found.store > limit) found.store = limit;
+    PyObject *grids = NULL, *result = NULL;
+    if (!queue || !states || !branch_cell || !branch_rest || !weight || !grid) {
         PyErr_NoMemory();
         goto done;
     }
     long long count = 0, tries = 0, backtracks = 0;
+    long long budget = RESTART_TRIES, run_start = 0;
+    uint64_t random_state = RANDOM_SEED, *random = NULL; /* NULL: the first, plain run */
     const char *stopped = NULL;
-    int complete = 1, failed = 0;
+    int complete = 1, failed = 0, blame = 0;
     const unsigned char *g = givens.buf;
     int qlen = 0;
     for (int c = 0; c < N; c++) {
@@ -297,31 +441,19 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
             states[c] = s->all;
         }
     }
-    int depth = propagate(s, states, queue, qlen) ? 0 : -1; /* -1: no solution */
+    /* states[0..N) is the root, never changed after this */
+    int depth = propagate(s, states, queue, qlen, &blame) ? 0 : -1; /* -1: no solution */
     int descend = 1; /* choose a branching cell at states[depth] */
     while (depth >= 0) {
         mask_t *cand = states + (size_t)depth * N;
         if (descend) {
             descend = 0;
-            int best = -1, fewest = 65;
-            for (int c = 0; c < N; c++) {
-                mask_t m = cand[c];
-                if (single(m)) continue;
-                int k = __builtin_popcountll(m);
-                if (k < fewest) {
-                    fewest = k;
-                    best = c;
-                    if (k == 2) break;
-                }
-            }
+            int best = choose(cand, N, weight, random);
             if (best < 0) { /* a solution */
-                if (count < keep) {
-                    for (int c = 0; c < N; c++) grid[c] = (unsigned char)value_of(cand[c]);
-                    PyObject *b = PyBytes_FromStringAndSize((const char *)grid, N);
-                    if (!b || PyList_Append(grids, b) < 0) { Py_XDECREF(b); goto done; }
-                    Py_DECREF(b);
-                }
-                count++;
+                for (int c = 0; c < N; c++) grid[c] = (unsigned char)value_of(cand[c]);
+                int added = found_add(&found, grid, N);
+                if (added < 0) { PyErr_NoMemory(); goto done; }
+                count += added;
                 if (count >= limit) { stopped = "solution limit"; complete = 0; break; }
                 depth--;
                 continue;
@@ -331,8 +463,23 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
         }
         mask_t rest = branch_rest[depth];
         if (!rest) { depth--; continue; }
+        if (tries - run_start >= budget) { /* restart from the root */
+            budget *= 2;
+            run_start = tries;
+            random = &random_state;
+            depth = 0;
+            descend = 1;
+            continue;
+        }
         mask_t bit = rest & (~rest + 1);
-        branch_rest[depth] = rest ^ bit;
+        if (random) { /* a value drawn at random */
+            int skip = (int)(next_random(random) % (uint64_t)__builtin_popcountll(rest));
+            while (skip--) {
+                rest ^= bit;
+                bit = rest & (~rest + 1);
+            }
+        }
+        branch_rest[depth] ^= bit;
         tries++;
         if (max_tries >= 0 && tries > max_tries) { stopped = "effort limit"; complete = 0; break; }
         if (tries % CHECK_EVERY == 0) {
@@ -358,19 +505,28 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
         int c = branch_cell[depth];
         next[c] = bit;
         queue[0] = c;
-        if (propagate(s, next, queue, 1)) {
+        if (propagate(s, next, queue, 1, &blame)) {
             depth++;
             descend = 1;
         } else {
             backtracks++;
+            blame_on(s, weight, blame);
         }
     }
     if (failed) goto done;
+    grids = PyList_New(0);
+    if (!grids) goto done;
+    for (long long k = 0; k < found.stored && k < keep; k++) {
+        PyObject *b = PyBytes_FromStringAndSize((const char *)found.grids + k * N, N);
+        if (!b || PyList_Append(grids, b) < 0) { Py_XDECREF(b); goto done; }
+        Py_DECREF(b);
+    }
     result = Py_BuildValue("LOsOLL", count, complete ? Py_True : Py_False, stopped, grids, tries,
                            backtracks);
 done:
     PyBuffer_Release(&givens);
-    free(queue); free(states); free(branch_cell); free(branch_rest); free(grid);
+    free(queue); free(states); free(branch_cell); free(branch_rest); free(weight); free(grid);
+    free(found.grids); free(found.slots);
     Py_XDECREF(grids);
     return result;
 }

@@ -385,3 +385,8 @@ class BacktrackBackend(BacktrackingBackend):
     summary = "pure-Python backtracker: bitmask candidates, singles, locked candidates, MRV"
     statistics: ClassVar[tuple[str, ...]] = ("tries", "backtracks")
     strategy = MrvSearch
+    #: By default it stops (``unknown``, stopped by its effort limit) after 50,000 tries per
+    #: solution asked for: 100,000 for ``check``, a few seconds.  A puzzle it cannot settle
+    #: by then (a 5 x 5 Kakuro whose sums contradict only as a whole took minutes) is left
+    #: to the back ends that learn; ``--max-tries 0`` lifts the cap.
+    tries_per_solution: ClassVar[int | None] = 50_000

@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
+from cp_sudoku.deduction.groups import group_peers
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
 
@@ -51,13 +52,7 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
     shift = 1 - puzzle.min_value
     n = puzzle.max_value + shift
     size = len(puzzle.cells)
-    groups = [[index[c] for c in unit.cells] for unit in puzzle.units]
-    groups += [[index[c] for c in cage.cells] for cage in puzzle.cages if cage.distinct]
-    peer_sets: list[set[int]] = [set() for _ in range(size)]
-    for group in groups:
-        for i in group:
-            peer_sets[i].update(group)
-    peers = [sorted(s - {i}) for i, s in enumerate(peer_sets)]
+    peers = [sorted(p) for p in group_peers(puzzle)]
     full_units = [[index[c] for c in u.cells] for u in puzzle.units if len(u.cells) == n]
     cages: list[tuple[list[int], list[int], bool]] = []
     cages_of: list[list[int]] = [[] for _ in range(size)]
@@ -232,14 +227,22 @@ CACHED_STRUCTURES = 16
 class BacktrackingBackend(Backend):
     """What the two backtracking back ends share: options, the structure cache, the run.
 
-    A subclass sets :attr:`strategy`, the :class:`Search` class it runs.
-    Option ``max_tries``: stop with ``unknown`` after this many tries (None:
-    no cap).
+    A subclass sets :attr:`strategy`, the :class:`Search` class it runs, and
+    may set :attr:`tries_per_solution`, its default cap.  Option
+    ``max_tries``: stop with ``unknown`` after this many tries; unset, the
+    default cap (``tries_per_solution`` times the solutions asked for, or no
+    cap); 0: no cap.
     """
 
     strategy: ClassVar[type[Search]]
+    #: The default cap on tries, per solution asked for (None: no default cap).
+    tries_per_solution: ClassVar[int | None] = None
     options: ClassVar[dict[str, Option]] = {
-        "max_tries": Option(int, None, "stop with unknown after this many tries"),
+        "max_tries": Option(
+            int,
+            None,
+            "stop with unknown after this many tries (unset: the back end's default cap; 0: none)",
+        ),
     }
 
     def __init__(self, **options: object) -> None:
@@ -264,11 +267,17 @@ class BacktrackingBackend(Backend):
             found = self._compiled[key] = compile_puzzle(puzzle)
         return found
 
+    def cap(self, limit: int) -> int | None:
+        """The tries a search for ``limit`` solutions may make (None: no cap)."""
+        if self.max_tries is not None:
+            return self.max_tries or None
+        return None if self.tries_per_solution is None else self.tries_per_solution * limit
+
     def search(self, puzzle: Puzzle, sink: Sink, clock: Clock, stats: dict[str, int]) -> bool:
         """Run :attr:`strategy` from the givens; complete unless a limit stopped it."""
         shift = 1 - puzzle.min_value
         start = [puzzle.givens[c] + shift if c in puzzle.givens else 0 for c in puzzle.cells]
-        run = self.strategy(self.compiled(puzzle), start, sink, self.max_tries, clock, shift)
+        run = self.strategy(self.compiled(puzzle), start, sink, self.cap(sink.limit), clock, shift)
         try:
             run.search()
             complete = True

@@ -7,7 +7,11 @@ candidates as one 64-bit mask and propagates naked singles, hidden singles
 (in units of n cells) and locked candidates (for any two units sharing two
 or more cells, both directions) to a fixpoint, then branches on the open
 cell with the fewest candidates, values in ascending order, counting
-solutions up to the limit.  The scheme is Norvig's, "Solving Every Sudoku
+solutions up to the limit.  Restarts guard against heavy tails as in
+``backtrack``: past a budget of tries (2,000, doubling) the search starts
+again, branching on the fewest candidates per conflict weight of the cell,
+ties and values drawn by a seeded generator; grids are counted once across
+runs.  The scheme is Norvig's, "Solving Every Sudoku
 Puzzle" (2006); the once/twice bit scan of a unit follows tdoku
 (github.com/t-dillon/tdoku).  Other constraint types (cages, relations,
 clues) are declined, as is a puzzle with more than 64 values.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -37,6 +38,12 @@ from cp_sudoku.workbench.differ import count_words, verdict_differences
     is_flag=True,
     help="For multiple: two solutions side by side; for none: the core and the deduction steps.",
 )
+@click.option(
+    "--grade",
+    "with_grade",
+    is_flag=True,
+    help="Also grade each puzzle by logic: band, ER-like rating, hardest technique.",
+)
 @jobs_option
 @table_options
 def check(
@@ -45,6 +52,7 @@ def check(
     reading: Reading,
     as_json: bool,
     explain: bool,
+    with_grade: bool,
     jobs: int,
     **table: Any,
 ) -> None:
@@ -62,9 +70,10 @@ def check(
       cp-sudoku check ......122..4.4..
       cp-sudoku check puzzles.csv --json --jobs 2 | jq .status
       cp-sudoku check 12.......3.4..4. --explain
+      cp-sudoku check models/sudoku-9x9-hard.txt --grade
       cp-sudoku check big.csv --output big.parquet --cluster local:2 --resume
     """
-    plan = solving.plan()
+    plan = replace(solving.plan(), grade=with_grade)
     if table["cluster"] is not None:
         jobs = parse_cluster(table["cluster"]).workers or jobs
     asked = click.get_current_context().get_parameter_source("jobs") != ParameterSource.DEFAULT
@@ -118,6 +127,8 @@ def _line(outcome: Outcome[Checked], as_json: bool, err: Emit, explain: bool = F
     core = why_none(puzzle) if explain and puzzle and explained(verdict) else None
     if as_json:
         record = verdict_record(entry, verdict, checked.mismatch)
+        if checked.grade is not None:
+            record["grade"] = checked.grade.record()
         return json.dumps(with_core(record, core) if core else record)
     line = text_line(entry, checked)
     if explain and puzzle and len(verdict.solutions) >= 2 and verdict.status != "unique":
@@ -148,6 +159,8 @@ def text_line(entry: Entry, checked: Checked) -> str:
         line += f"  {name} declined: {verdict.results[name].reason}"
     if checked.mismatch:
         line += f"  MISMATCH: {checked.mismatch}"
+    if checked.grade is not None:
+        line += f"  grade {checked.grade}"
     return line
 
 

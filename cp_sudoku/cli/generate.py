@@ -13,7 +13,7 @@ from cp_sudoku.cli import exits
 from cp_sudoku.generate import KINDS, SYMMETRIES, Generated, OutOfTries, Request
 from cp_sudoku.generate.complete import Completed, complete
 from cp_sudoku.generate.grading import parse_target
-from cp_sudoku.generate.make import is_line_kind
+from cp_sudoku.generate.making import is_line_kind
 from cp_sudoku.generate.stream import generate as stream
 from cp_sudoku.io import read_file, to_text
 from cp_sudoku.io.writers import puzzle_string
@@ -82,7 +82,7 @@ def generate(
     certify: Path | None,
     source: str | None,
 ) -> None:
-    """Generate puzzles that are unique (cross-checked by cpsat, sat and backtrack),
+    """Generate puzzles that are unique (cross-checked by the default back ends),
     minimal (no given, or orbit of givens under --symmetry, can go), and reproducible:
     puzzle k depends only on --seed and k, whatever --jobs.  One puzzle per line
     (plain Sudoku) or variant-text block (other kinds), streamed in order, with a

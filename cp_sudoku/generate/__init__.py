@@ -11,12 +11,12 @@
 - :mod:`.dig`: givens added until unique, then dug while unique;
 - :mod:`.rules`: per kind, the rules drawn from a solution (cages, runs, signs, clues);
 - :mod:`.grading`: grade targets over :mod:`cp_sudoku.deduction`;
-- :mod:`.make`: one puzzle, end to end; :mod:`.stream`: many, across processes;
+- :mod:`.making`: one puzzle, end to end; :mod:`.stream`: many, across processes;
 - :mod:`.complete`: the fewest givens for a setter's drawn rules (``generate --from``);
 - :mod:`.blanked`: the older blanked-grid helpers (no uniqueness) used by benchmarks.
 """
 
-from cp_sudoku.generate.make import Generated, GenerationBug, OutOfTries, Request, make
+from cp_sudoku.generate.making import Generated, GenerationBug, OutOfTries, Request, make
 from cp_sudoku.generate.rules import KINDS
 from cp_sudoku.generate.symmetry import SYMMETRIES
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.generate.dig import add_until_unique, dig
-from cp_sudoku.generate.make import GenerationBug
+from cp_sudoku.generate.making import GenerationBug
 from cp_sudoku.generate.oracle import Oracle
 from cp_sudoku.generate.rules import takes_givens
 from cp_sudoku.model import Grid, Puzzle, UsageError

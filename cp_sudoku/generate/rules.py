@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
 from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.generate.oracle import Oracle
+from cp_sudoku.generate.symmetry import CellMap, cell_map
 from cp_sudoku.kinds import kind_of
 from cp_sudoku.kinds.futoshiki import futoshiki
 from cp_sudoku.kinds.grid import box_shape, square_puzzle
@@ -31,7 +32,7 @@ from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.kinds.skyscrapers import SIDES, lines_of_sight, skyscrapers
 from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import Cell, Grid, Puzzle, Unit, UsageError
+from cp_sudoku.model import Cell, Grid, Puzzle, PuzzleError, Unit, UsageError
 
 #: Kinds that generate, with what they make.
 KINDS: dict[str, str] = {
@@ -51,17 +52,15 @@ def _neighbours(cell: Cell) -> list[Cell]:
     return [(cell[0] + dr, cell[1] + dc) for dr, dc in _STEPS]
 
 
-@dataclass
-class Maker:
-    """The rules of one kind with its options; draws (rules, solution) pairs.
+@dataclass(frozen=True)
+class Rules:
+    """What fixes a generated puzzle's rules.
 
     - ``kind``: a key of :data:`KINDS`; ``size``: n (values 1..n; Kakuro: the
       grid's side, clue squares included); ``box``: Sudoku box shape;
       ``extras``: Sudoku and jigsaw extras; ``regions``: jigsaw labels, n * n
-      row-major (None: generated).
-
-    Raises:
-        UsageError: an unknown kind, or options the kind does not take.
+      row-major (None: generated, with the ``symmetry`` asked for);
+      ``symmetry``: a name of :data:`~cp_sudoku.generate.symmetry.SYMMETRIES`.
     """
 
     kind: str = "sudoku"
@@ -69,7 +68,23 @@ class Maker:
     box: tuple[int, int] | None = None
     extras: tuple[str, ...] = ()
     regions: tuple[str, ...] | None = None
-    _cnfs: dict[object, Cnf] = field(default_factory=dict, repr=False)
+    symmetry: str = "none"
+
+    def rules(self) -> Rules:
+        """These fields alone (a subclass's own fields dropped)."""
+        return Rules(*(getattr(self, f.name) for f in fields(Rules)))
+
+
+@dataclass(frozen=True)
+class Maker(Rules):
+    """The rules of one kind with its options (:class:`Rules`); draws (rules, solution)
+    pairs and keeps the CNF of the latest rules.
+
+    Raises:
+        UsageError: an unknown kind, or options the kind does not take.
+    """
+
+    _cnfs: dict[object, Cnf] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -85,6 +100,9 @@ class Maker:
         if self.box is not None and self.kind not in ("sudoku", "killer"):
             raise UsageError(f"a box shape applies to a sudoku or killer, not a {self.kind}")
         self.shape  # noqa: B018 (validates box, extras and regions now)
+        if self.kind == "jigsaw" and self.regions is None:  # the symmetry of grown regions
+            turn = cell_map(self.symmetry, self.size, self.size)
+            random_regions(self.size, random.Random(0), turn, swaps=0)
 
     @cached_property
     def shape(self) -> Puzzle:
@@ -94,7 +112,7 @@ class Maker:
         if self.kind in ("sudoku", "killer"):
             return sudoku(empty, box_shape(self.box, n), extras=self.extras)
         if self.kind == "jigsaw":
-            regions = self.regions or tuple(str(r) for r in range(n) for _ in range(n))
+            regions = self.regions or random_regions(n, random.Random(0), swaps=0)
             return jigsaw(empty, regions, extras=self.extras)
         return square_puzzle(n, self.kind)
 
@@ -121,7 +139,9 @@ class Maker:
             return Draft(*_kakuro(n, rng))
         if self.kind == "jigsaw" and self.regions is None:
             while True:
-                rules = jigsaw([0] * n * n, random_regions(n, rng), extras=self.extras)
+                turn = cell_map(self.symmetry, n, n)
+                regions = random_regions(n, rng, turn)
+                rules = jigsaw([0] * n * n, regions, extras=self.extras)
                 with Oracle(rules) as oracle:
                     found = oracle.random_solution(rng)
                 if found is not None:
@@ -216,15 +236,30 @@ def skyscraper_clues(n: int, solution: Grid) -> dict[str, list[int | None]]:
     return clues
 
 
-def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> tuple[str, ...]:
+def random_regions(
+    n: int, rng: random.Random, mapping: CellMap | None = None, swaps: int | None = None
+) -> tuple[str, ...]:
     """n connected regions of n cells each on an n x n grid: the default boxes (rows when n
-    is prime) perturbed by ``swaps`` random exchanges of border cells (default 20 n^2),
-    each kept only when both regions stay connected.  Labels ``1..n``, row-major."""
-    r, c = box_shape(None, n)
+    is prime) perturbed by ``swaps`` random exchanges of two border cells (default 20 n^2),
+    each kept only when every region stays connected.  With ``mapping`` (a symmetry the
+    boxes have) each exchange is made with its images too, so the regions keep the
+    symmetry.  Labels ``1..n``, row-major.
+
+    Raises:
+        UsageError: the boxes do not have the symmetry of ``mapping``.
+    """
+    r, c = _squarest(n)
     label = {(i, j): (i // r) * (n // c) + j // c for i in range(n) for j in range(n)}
     members: dict[int, set[Cell]] = {}
     for cell, region in label.items():
         members.setdefault(region, set()).add(cell)
+    turn = mapping or (lambda cell: cell)
+    image = {k: label[turn(next(iter(cells)))] for k, cells in members.items()}
+    if any({turn(x) for x in cells} != members[image[k]] for k, cells in members.items()):
+        raise UsageError(
+            f"generated {n}x{n} jigsaw regions grow from {'rows' if r == 1 else 'boxes'}, "
+            "which lack this symmetry: supply --regions"
+        )
     for _ in range(swaps if swaps is not None else 20 * n * n):
         a = (rng.randrange(n), rng.randrange(n))
         near = [b for b in _neighbours(a) if b in label and label[b] != label[a]]
@@ -236,13 +271,39 @@ def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> tupl
         ]
         if not back:
             continue
-        b = rng.choice(back)
-        new_a = members[ra] - {a} | {b}
-        new_b = members[rb] - {b} | {a}
-        if _connected(new_a) and _connected(new_b):
-            members[ra], members[rb] = new_a, new_b
-            label[a], label[b] = rb, ra
+        moves = _moves(a, rng.choice(back), rb, ra, turn, image)
+        if moves is None:
+            continue
+        changed = {label[x] for x in moves} | set(moves.values())
+        trial = {k: {x for x in members[k] if x not in moves} for k in changed}
+        for x, k in moves.items():
+            trial[k].add(x)
+        if all(len(cells) == n and _connected(cells) for cells in trial.values()):
+            members.update(trial)
+            label.update(moves)
     return tuple(str(label[(i, j)] + 1) for i in range(n) for j in range(n))
+
+
+def _squarest(n: int) -> tuple[int, int]:
+    """The default box of an n x n grid, or 1 x n (rows) when n is prime."""
+    try:
+        return box_shape(None, n)
+    except PuzzleError:
+        return (1, n)
+
+
+def _moves(
+    a: Cell, b: Cell, to_a: int, to_b: int, turn: CellMap, image: dict[int, int]
+) -> dict[Cell, int] | None:
+    """Cell -> new region for moving ``a`` to ``to_a`` and ``b`` to ``to_b`` with every
+    image under ``turn`` (regions mapped by ``image``); None when two moves clash."""
+    moves: dict[Cell, int] = {}
+    for _ in range(4):  # the symmetries here have orbits of 1, 2 or 4 cells
+        for cell, region in ((a, to_a), (b, to_b)):
+            if moves.setdefault(cell, region) != region:
+                return None
+        a, b, to_a, to_b = turn(a), turn(b), image[to_a], image[to_b]
+    return moves
 
 
 def _connected(cells: set[Cell]) -> bool:

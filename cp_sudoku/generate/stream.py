@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import closing
 from functools import partial
 
-from cp_sudoku.generate.make import Generated, OutOfTries, Request, make
+from cp_sudoku.generate.making import Generated, OutOfTries, Request, make
 from cp_sudoku.generate.rules import Maker
 from cp_sudoku.run.cluster import executor
 from cp_sudoku.run.loop import ordered, window

@@ -24,7 +24,7 @@ from cp_sudoku.io.limits import load_json
 from cp_sudoku.kinds.kakuro import Clue, Square, kakuro
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name
-from cp_sudoku.model.numbers import MAX_DIGITS, in_range, shown
+from cp_sudoku.model.numbers import MAX_DIGITS, MAX_SIZE, in_range, shown
 
 
 def read_arithmatrix(path: str | Path) -> Iterator[Entry]:
@@ -118,6 +118,8 @@ def _xcsp3(text: str, name: str) -> Puzzle:
         raise PuzzleError("expected a JSON object with nRows, nCols and clues")
     rows = field_of(record, "nRows", int, "the record")
     cols = field_of(record, "nCols", int, "the record")
+    if not (0 < rows <= MAX_SIZE and 0 < cols <= MAX_SIZE):
+        raise PuzzleError(f"nRows and nCols: 1..{MAX_SIZE}, got {rows} and {cols}")
     clues = field_of(record, "clues", list, "the record")
     if len(clues) != rows or any(not isinstance(row, list) or len(row) != cols for row in clues):
         raise PuzzleError(f"clues: expected {rows} rows of {cols} squares")
@@ -170,6 +172,8 @@ def read_kuso(path: str | Path) -> Iterator[Entry]:
 def _kuso(rows: list[list[str]], source: str, solution_path: Path) -> tuple[Puzzle, Grid | None]:
     if not rows:
         raise PuzzleError("empty file: expected rows of Kakuro squares")
+    if len(rows) > MAX_SIZE or max(map(len, rows)) > MAX_SIZE:  # refused before it is built
+        raise PuzzleError(f"a Kakuro has at most {MAX_SIZE} rows of {MAX_SIZE} squares")
     layout: list[list[Square]] = []
     for r, row in enumerate(rows):
         squares: list[Square] = []

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from math import isqrt
 
 from cp_sudoku.io.alphabet import NUMBERS, Alphabet, Where, infer_alphabet
+from cp_sudoku.io.limits import MAX_LINE
+from cp_sudoku.model import PuzzleError
 from cp_sudoku.model.numbers import is_number
 
 #: A separator line of a pretty grid: only ``-``, ``+``, ``=`` and spaces, at least one ``-``.
@@ -41,7 +43,16 @@ def skipped(line: str) -> bool:
 
 
 def tokens(text: str) -> list[Token]:
-    """Whitespace-separated tokens of ``text`` and their 1-based columns."""
+    """Whitespace-separated tokens of ``text`` and their 1-based columns.
+
+    Raises:
+        PuzzleError: ``text`` is longer than :data:`~cp_sudoku.io.limits.MAX_LINE`
+            characters (its tokens would take about 100 bytes each).
+    """
+    if len(text) > MAX_LINE:
+        raise PuzzleError(
+            f"a line of {len(text):,} characters, over the {MAX_LINE:,} a line may hold"
+        )
     return [(m[0], m.start() + 1) for m in _TOKEN.finditer(text)]
 
 

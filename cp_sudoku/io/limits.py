@@ -1,13 +1,17 @@
 """Bounds on what a reader takes in, so that bad input is an error and never a crash.
 
-- Grid sizes: at most :data:`MAX_SIZE` rows and columns (``size:``, ``heights:``,
-  a puzzlekit header); a 100 x 100 grid is 10,000 cells.
+- Grid sizes: at most :data:`MAX_SIZE` (100) rows and columns (``size:``,
+  ``heights:``, a puzzlekit header, a Kakuro's squares); a 100 x 100 grid is
+  10,000 cells.
 - Numbers: ASCII digits, at most 18 significant ones (:mod:`cp_sudoku.model.numbers`).
 - JSON: :func:`load_json` turns every way ``json.loads`` fails into a
   :class:`PuzzleError`: bad syntax, nesting deeper than Python's recursion
   limit allows (about 1,000 levels), an integer of more than 4,300 digits.
 - CSV fields: up to :data:`MAX_FIELD` characters (the ``csv`` module's
   default limit, kept); a longer one is a located error.
+- Lines read as puzzle text: up to :data:`MAX_LINE` characters (a 100 x 100
+  puzzle written as numbers on one line takes under 40,000); a longer line
+  is refused before it is split into tokens.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ import json
 from typing import Any
 
 from cp_sudoku.model import PuzzleError
+from cp_sudoku.model.numbers import MAX_SIZE
 
-#: The most rows (and columns) a grid may have.
-MAX_SIZE = 100
+__all__ = ["MAX_FIELD", "MAX_LINE", "MAX_SIZE", "load_json"]
 #: The most characters in one CSV field (the csv module's default ``field_size_limit``).
 MAX_FIELD = 131_072
+#: The most characters in one line of puzzle text.
+MAX_LINE = 131_072
 
 
 def load_json(text: str, source: str | None = None, line: int | None = None) -> Any:

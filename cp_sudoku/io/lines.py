@@ -167,7 +167,7 @@ def line_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Ite
             size = puzzle.rows
             yield Entry(source, number, text, puzzle=puzzle)
         except PuzzleError as error:
-            yield Entry(source, number, text, error=error)
+            yield Entry(source, number, text, error=error.located(source, number))
 
 
 @dataclass

@@ -45,6 +45,7 @@ from cp_sudoku.io.alphabet import Alphabet, parse_alphabet
 from cp_sudoku.io.collections import read_arithmatrix, read_kuso, read_xcsp3
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.io.grammar import SEPARATOR, numbers_layout, skipped, strip_comment, symbols, tokens
+from cp_sudoku.io.limits import MAX_LINE
 from cp_sudoku.io.lines import csv_delimiter, csv_entries, grid_entries, line_entries, parse_line
 from cp_sudoku.io.options import ReadOptions
 from cp_sudoku.io.puzzlekit import read_puzzlekit, sniff_puzzlekit
@@ -162,10 +163,10 @@ def detect_format(head: Sequence[str], source: str = "<input>") -> str:
         text = strip_comment(line)
         if text.strip():
             block.append(text)
+    if not block or any(len(t) > MAX_LINE for t in block):
+        return "line"  # which reports an over-long line as that line's error
     if any("|" in t or SEPARATOR.match(t) for t in block):
         return "grid"
-    if not block:
-        return "line"
     width = len(symbols(block[0], None, row=True)[0])
     rows = 0
     for text in block:

@@ -136,7 +136,12 @@ def _read_squares(rows: Rows, where: Where, _: Alphabet | None) -> list[list[Squ
         text = strip_comment(text)
         if not text.strip():
             continue
-        layout.append([_square(t, Where(where.source, number), c) for t, c in tokens(text)])
+        found = tokens(text)
+        if len(found) > MAX_SIZE or len(layout) == MAX_SIZE:  # refused before it is built
+            raise Where(where.source, number).error(
+                f"a Kakuro has at most {MAX_SIZE} rows of {MAX_SIZE} squares"
+            )
+        layout.append([_square(t, Where(where.source, number), c) for t, c in found])
         lines.append(number)
     if not layout:
         raise where.error("expected the rows of squares after 'grid:'")

@@ -18,7 +18,7 @@ from typing import Any
 from cp_sudoku.kinds.base import Kind
 from cp_sudoku.kinds.drawing import kakuro_squares
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, cell_name
-from cp_sudoku.model.numbers import is_number, read_number, shown
+from cp_sudoku.model.numbers import MAX_SIZE, is_number, read_number, shown
 
 
 @dataclass(frozen=True)
@@ -79,12 +79,15 @@ def kakuro(layout: Sequence[Sequence[Square]], *, distinct: bool = True, name: s
     display; black squares are neither cells nor labelled.
 
     Raises:
-        PuzzleError: ragged rows; a clue whose run is empty; a run of two or
-            more cells without a clue; a clue that is not positive; a sum out
-            of reach for its run length; no white cell at all.
+        PuzzleError: more than 100 rows or columns; ragged rows; a clue whose
+            run is empty; a run of two or more cells without a clue; a clue
+            that is not positive; a sum out of reach for its run length; no
+            white cell at all.
     """
     rows = len(layout)
     cols = len(layout[0]) if rows else 0
+    if rows > MAX_SIZE or cols > MAX_SIZE:
+        raise PuzzleError(f"a Kakuro of {rows} x {cols} squares: at most {MAX_SIZE} x {MAX_SIZE}")
     for r, row in enumerate(layout):
         if len(row) != cols:
             raise PuzzleError(f"Kakuro row {r + 1} has {len(row)} squares, expected {cols}")

@@ -15,6 +15,8 @@ import re
 
 from cp_sudoku.model.errors import PuzzleError
 
+#: The most rows, and the most columns, of any grid (a 100 x 100 grid is 10,000 cells).
+MAX_SIZE = 100
 #: Significant digits a number may have: 10**18 - 1 < 2**63 - 1.
 MAX_DIGITS = 18
 #: The largest number :func:`read_number` returns.

@@ -19,6 +19,9 @@ column                      type       meaning
 ``disagreements``           string     what the back ends contradicted (``; ``-joined), or null
 ``error``                   string     why the line is not a puzzle (``file:line:column:
                                        message``), or null
+``grade``                   string     with ``--grade``: the band (``easy`` .. ``extreme``,
+                                       ``unsolved``), else null
+``rating``                  float64    with ``--grade``: the ER-like rating, else null
 ``<b>_status``              string     back end ``b``'s own status (``declined`` included
                                        as ``unknown``)
 ``<b>_seconds``             float64    its wall-clock seconds on this puzzle (a timing field)
@@ -66,6 +69,8 @@ BASE_COLUMNS: dict[str, str] = {
     "matches_stated": "bool_",
     "disagreements": "string",
     "error": "string",
+    "grade": "string",
+    "rating": "float64",
 }
 #: Columns that hold a time (they differ between two runs of the same input).
 TIMING_SUFFIX = "_seconds"
@@ -128,6 +133,9 @@ def columns_of(outcomes: Iterable[Outcome[Checked]], backends: Sequence[str]) ->
         )
         columns["disagreements"].append("; ".join(verdict.disagreements) or None)
         columns["error"].append(None)
+        graded = checked.grade
+        columns["grade"].append(graded.band if graded else None)
+        columns["rating"].append(graded.rating if graded else None)
         for name in backends:
             p, result = prefix(name), verdict.results.get(name)
             columns[f"{p}_status"].append(result.status if result else None)

@@ -20,7 +20,9 @@ class Plan:
       (``{"sat": {"solver": "cadical195"}}``);
     - ``limit``: solutions each back end looks for (>= 1; 2 proves uniqueness);
     - ``time_limit``: seconds per back end and puzzle, or None (``inf`` and
-      values too large for a timer become None).
+      values too large for a timer become None);
+    - ``grade``: also grade each puzzle (:func:`cp_sudoku.deduction.grade`, within
+      ``time_limit`` of CPU).
 
     A plan is plain data, so it can be sent to worker processes; each worker
     process takes its back ends for it from its one cache with :meth:`built`.
@@ -34,6 +36,7 @@ class Plan:
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     limit: int = 2
     time_limit: float | None = None
+    grade: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "time_limit", check_limits(self.limit, self.time_limit))

@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 
 from cp_sudoku.backends import Backend, Result
 from cp_sudoku.crosscheck import Count, Verdict, count, crosscheck
+from cp_sudoku.deduction import Grade, grade
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.model import Grid, Puzzle, cell_name, violations
 from cp_sudoku.run.plan import Plan
@@ -35,20 +36,22 @@ class Outcome(Generic[T]):
 
 @dataclass(frozen=True)
 class Checked:
-    """A cross-checked puzzle: the verdict, and how it contradicts the source's stated
-    solution (``mismatch``; None when the source states none or it agrees)."""
+    """A cross-checked puzzle: the verdict, how it contradicts the source's stated
+    solution (``mismatch``; None when the source states none or it agrees), and its
+    grade when the plan asks for one."""
 
     verdict: Verdict
     mismatch: str | None = None
+    grade: Grade | None = None
 
 
 def check(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Checked:
     """Cross-check ``entry``'s puzzle (:func:`cp_sudoku.crosscheck.crosscheck`)."""
     puzzle = _puzzle(entry)
     verdict = crosscheck(puzzle, backends, limit=plan.limit, time_limit=plan.time_limit)
-    if entry.solution is None:
-        return Checked(verdict)
-    return Checked(verdict, stated_mismatch(puzzle, verdict, entry.solution))
+    mismatch = None if entry.solution is None else stated_mismatch(puzzle, verdict, entry.solution)
+    graded = grade(puzzle, time_limit=plan.time_limit) if plan.grade else None
+    return Checked(verdict, mismatch, graded)
 
 
 def count_solutions(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Count:

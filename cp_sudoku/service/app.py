@@ -8,6 +8,8 @@ router per area in :mod:`cp_sudoku.service.routes`:
 - ``POST /v1/check``, ``/v1/count``, ``/v1/export?to=``, ``/v1/prove``: one puzzle;
 - ``POST /v1/candidates``, ``/v1/suggest``, ``/v1/why``, ``/v1/workbench``: the
   setter's workbench on one puzzle (:mod:`cp_sudoku.service.routes.workbench`);
+- ``POST /v1/generate``: unique, minimal puzzles of a kind, symmetry and grade
+  (:mod:`cp_sudoku.service.routes.generate`);
 - ``POST /v1/jobs`` (multipart file or a text body), ``GET /v1/jobs``,
   ``GET /v1/jobs/{id}``, ``GET /v1/jobs/{id}/results``, ``DELETE /v1/jobs/{id}``;
 - ``GET /v1/backends``, ``GET /v1/kinds``, ``GET /healthz``;
@@ -30,7 +32,7 @@ from cp_sudoku import __version__
 from cp_sudoku.service import errors
 from cp_sudoku.service.access import TokenGate
 from cp_sudoku.service.body_limit import BodyLimit, upload_routes
-from cp_sudoku.service.routes import about, jobs, page, puzzles, workbench
+from cp_sudoku.service.routes import about, generate, jobs, page, puzzles, workbench
 from cp_sudoku.service.runner import Runner
 from cp_sudoku.service.state import Settings
 from cp_sudoku.service.store import Store
@@ -61,7 +63,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.state.settings = settings
     app.state.listings = {}
-    routers = [area.router for area in (puzzles, workbench, jobs, about, page)]
+    routers = [area.router for area in (puzzles, workbench, generate, jobs, about, page)]
     for router in routers:
         app.include_router(router)
     errors.install(app)

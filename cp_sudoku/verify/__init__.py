@@ -3,7 +3,7 @@
 - :mod:`~cp_sudoku.verify.proof`: the refuted formula and its DRAT proof;
 - :mod:`~cp_sudoku.verify.certificate`: the files and the ``cert.json`` schema;
 - :mod:`~cp_sudoku.verify.check`: verification from scratch;
-- :mod:`~cp_sudoku.verify.explain`: the deduction engine and its grading scale;
+- the deduction engine and its grading scale live in :mod:`cp_sudoku.deduction`;
 - :mod:`~cp_sudoku.verify.certify`: prove, write and verify one puzzle;
 - :mod:`~cp_sudoku.verify.commands`: the ``prove`` and ``verify`` commands;
 - :mod:`~cp_sudoku.verify.rows`: :func:`records`, one row per puzzle for notebooks.

@@ -10,12 +10,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from cp_sudoku.deduction import Explanation, explain
 from cp_sudoku.encodings.cnf import to_cnf
 from cp_sudoku.io import parse_text, to_text
 from cp_sudoku.model import Puzzle, cell_name, clashes
 from cp_sudoku.verify.certificate import update, write_files
 from cp_sudoku.verify.check import CHECKER, checker_version, verify
-from cp_sudoku.verify.explain import Explanation, explain
 from cp_sudoku.verify.proof import (
     DEFAULT_PROOF_SOLVER,
     PROOF_ENCODING,

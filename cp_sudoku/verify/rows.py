@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from cp_sudoku.deduction import LEVEL, explain
 from cp_sudoku.io import Entry
 from cp_sudoku.verify.certificate import certificate_name
 from cp_sudoku.verify.certify import certify
 from cp_sudoku.verify.check import verify
-from cp_sudoku.verify.explain import LEVEL, explain
 
 
 def records(
@@ -29,7 +29,8 @@ def records(
     verification from scratch, as ``cp-sudoku verify`` does it); ``holds``;
     and, when explained, ``outcome`` (solved, stalled, contradiction),
     ``hardest`` (technique), ``level`` (its place in the scale, 0 for none
-    needed, None when stalled), ``steps``, ``techniques`` (technique -> step
+    needed, None when stalled), ``rating`` (its ER-like rating, None when stalled),
+    ``steps``, ``techniques`` (technique -> step
     count) and ``explain_seconds``.  Entries that could not be read are skipped.
     """
     if directory is None:
@@ -61,12 +62,13 @@ def records(
         if explain_steps:
             start = time.perf_counter()
             explanation = explain(entry.puzzle)
-            hardest = explanation.hardest
+            hardest = explanation.hardest.technique if explanation.hardest else None
             solved = explanation.outcome == "solved"
             row |= {
                 "outcome": explanation.outcome,
                 "hardest": hardest,
                 "level": (LEVEL[hardest] if hardest else 0) if solved else None,
+                "rating": explanation.rating if solved else None,
                 "steps": len(explanation.steps),
                 "techniques": explanation.techniques,
                 "explain_seconds": time.perf_counter() - start,

@@ -14,7 +14,7 @@
    smallest has 5 and 4, on a serg puzzle; ``docs/performance.md``).
    OptUx has a time budget (checked between its hitting sets); past it,
    MUSX's core is given and ``Core.smallest`` says it is not proven smallest.
-2. The **steps**: the deduction engine (:func:`cp_sudoku.verify.explain.explain`)
+2. The **steps**: the deduction engine (:func:`cp_sudoku.deduction.explain`)
    run on the puzzle; when it reaches a contradiction, its steps to it.
 
 The core's claims are checked by another back end (``check_backend``, the
@@ -34,8 +34,8 @@ from pysat.formula import WCNF
 from pysat.solvers import Solver
 
 from cp_sudoku.crosscheck import resolve
+from cp_sudoku.deduction import Explanation, explain
 from cp_sudoku.model import Cell, Puzzle, cell_name, violations
-from cp_sudoku.verify.explain import Explanation, explain
 from cp_sudoku.workbench.members import Member, only, selected
 
 #: CPU seconds OptUx may search for a smallest core before MUSX's minimal one is taken

@@ -304,7 +304,12 @@ async function workbench() {
   if (d.as_text) {
     figures.push(textFigure(checked.rendered ? checked.rendered.puzzle : "", "Puzzle"));
   } else {
-    figures.push(drawing(d, d.givens, "Puzzle", null, core ? cellMarks(d, core.cells, "core") : {}));
+    let marks = {};
+    if (core) { // the core's constraints shaded, its givens stronger
+      const givens = core.core.filter((m) => m.text.startsWith("given ")).flatMap((m) => m.cells);
+      marks = { ...cellMarks(d, core.cells, "core"), ...cellMarks(d, givens, "core-given") };
+    }
+    figures.push(drawing(d, d.givens, "Puzzle", null, marks));
     if (d.solution) {
       const marks = cellMarks(d, checked.differ.map((x) => x.cell), "differ");
       const title = record.second ? "Solution 1" : "Solution";

@@ -14,18 +14,20 @@ CNF encoding achieves: Lynce and Ouaknine ("Sudoku as a SAT Problem", AIMATH
 under the minimal and efficient encodings, and what naked plus hidden singles
 decide under the extended encoding.
 
-Works on any :class:`~cp_sudoku.model.Puzzle`: all-different groups are the
-units and the cages marked ``distinct``; a one-cell ``=`` cage counts as a
-given.  Arithmetic cages are not reasoned about, only checked at the end: a
+Works on any :class:`~cp_sudoku.model.Puzzle`: all-different groups are those
+of :mod:`cp_sudoku.deduction.groups`; a one-cell ``=`` cage counts as a given.
+Arithmetic cages are not reasoned about, only checked at the end: a
 grid that singles decide but that breaks a cage proves the puzzle has no
 solution.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from cp_sudoku.deduction.groups import structure
 from cp_sudoku.model import Grid, Puzzle, is_solution
 
 DeductionStatus = Literal["solved", "open", "contradiction"]
@@ -68,15 +70,9 @@ def solve_singles(puzzle: Puzzle, *, hidden: bool = True) -> Deduction:
     """
     index = puzzle.index
     n = puzzle.max_value
-    groups = [[index[c] for c in unit.cells] for unit in puzzle.units]
-    groups += [[index[c] for c in cage.cells] for cage in puzzle.cages if cage.distinct]
-    peers: list[set[int]] = [set() for _ in puzzle.cells]
-    for group in groups:
-        for i in group:
-            peers[i].update(group)
-    for i, group in enumerate(peers):
-        group.discard(i)
-    full_units = [[index[c] for c in u.cells] for u in puzzle.units if len(u.cells) == n]
+    shape = structure(puzzle)
+    peers = shape.peers
+    full_units = [group.cells for group in shape.full]
     candidates = [set(range(1, n + 1)) for _ in puzzle.cells]
     starts = dict(puzzle.givens)
     starts.update({cage.cells[0]: cage.target for cage in puzzle.cages if cage.op == "="})
@@ -102,7 +98,9 @@ def _place(candidates: list[set[int]], i: int, value: int) -> None:
     candidates[i] = {value}
 
 
-def _eliminate(candidates: list[set[int]], peers: list[set[int]], placed: list[bool]) -> bool:
+def _eliminate(
+    candidates: list[set[int]], peers: Sequence[frozenset[int]], placed: list[bool]
+) -> bool:
     """Naked singles: remove each decided value from its peers, to a fixpoint.
 
     ``placed[i]`` marks cells whose value was already removed from their
@@ -127,7 +125,9 @@ def _eliminate(candidates: list[set[int]], peers: list[set[int]], placed: list[b
     return progress
 
 
-def _hidden_singles(candidates: list[set[int]], full_units: list[list[int]], n: int) -> bool:
+def _hidden_singles(
+    candidates: list[set[int]], full_units: Sequence[Sequence[int]], n: int
+) -> bool:
     """Place each value that has one place left in a full unit; True if any was placed."""
     progress = False
     for unit in full_units:

@@ -10,9 +10,12 @@ processes made the others):
 3. dig givens (:func:`~cp_sudoku.generate.dig.dig`): minimal by default;
 4. with a grade target, grade it (:mod:`cp_sudoku.deduction`) and start
    again from 1 when it falls outside the band;
-5. cross-check the puzzle with the default back ends (``cpsat``, ``sat``,
-   ``backtrack``): it must be ``unique`` with the drawn solution, else
-   :class:`GenerationBug` is raised: never a wrong puzzle.
+5. cross-check the puzzle with the default back ends
+   (:data:`cp_sudoku.backends.DEFAULT_BACKENDS`): it must be ``unique``
+   with the drawn solution, else :class:`GenerationBug` is raised: never a
+   wrong puzzle.  At least two back ends must prove it within
+   ``check_seconds``; a puzzle they cannot is dropped for a new draft
+   (:data:`UNCHECKED_TRIES` in a row end the try).
 """
 
 from __future__ import annotations
@@ -23,13 +26,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.generate.dig import Givens, add_until_unique, dig
 from cp_sudoku.generate.grading import Target, grade_within
 from cp_sudoku.generate.oracle import Oracle
-from cp_sudoku.generate.rules import Draft, Maker
+from cp_sudoku.generate.rules import Draft, Maker, Rules
 from cp_sudoku.generate.symmetry import check_symmetry, orbits
 from cp_sudoku.model import Cell, CpSudokuError, Grid, Puzzle, UsageError
+
+#: Drafts in a row that the cross-check could not prove in time before giving up.
+UNCHECKED_TRIES = 3
 
 
 class GenerationBug(RuntimeError):
@@ -41,28 +48,23 @@ class OutOfTries(CpSudokuError):
 
 
 @dataclass(frozen=True)
-class Request:
-    """What to generate.
+class Request(Rules):
+    """What to generate: the rules (:class:`~cp_sudoku.generate.rules.Rules`: ``kind``,
+    ``size``, ``box``, ``extras``, ``regions``, ``symmetry``) and
 
-    - ``kind``, ``size``, ``box``, ``extras``, ``regions``: the rules (see
-      :class:`~cp_sudoku.generate.rules.Maker`);
-    - ``symmetry``: a name of :data:`~cp_sudoku.generate.symmetry.SYMMETRIES`;
     - ``minimal``: dig until no orbit of givens can go (default True);
     - ``target``: a grade band or rating range (None: any grade);
     - ``max_tries``: drafts per puzzle before :class:`OutOfTries`;
-    - ``backends``: the cross-check's back ends.
+    - ``backends``: the cross-check's back ends, each given ``check_seconds``
+      (a back end that runs out proves nothing; at least two must prove
+      ``unique`` and none may disagree).
     """
 
-    kind: str = "sudoku"
-    size: int = 9
-    box: tuple[int, int] | None = None
-    extras: tuple[str, ...] = ()
-    regions: tuple[str, ...] | None = None
-    symmetry: str = "none"
     minimal: bool = True
     target: Target | None = None
     max_tries: int = 2000
-    backends: tuple[str, ...] = ("cpsat", "sat", "backtrack")
+    backends: tuple[str, ...] = DEFAULT_BACKENDS
+    check_seconds: float = 10.0
 
     def maker(self) -> Maker:
         """The rule maker, after checking the options and the symmetry.
@@ -71,7 +73,7 @@ class Request:
             UsageError: options the kind does not take, a symmetry its shape
                 cannot have, or a grade for a kind without givens to dig.
         """
-        made = Maker(self.kind, self.size, self.box, self.extras, self.regions)
+        made = Maker(**vars(self.rules()))
         if self.symmetry != "none" and not made.has_givens:
             raise UsageError(f"a {self.kind} has no givens: its symmetry can only be none")
         check_symmetry(made.shape, self.symmetry)
@@ -137,6 +139,7 @@ def make(request: Request, seed: int, index: int, maker: Maker | None = None) ->
     made = maker or request.maker()
     rng = random.Random(f"{seed}:{index}")
     mapping = check_symmetry(made.shape, request.symmetry)
+    unchecked = 0
     for tries in range(1, request.max_tries + 1):
         draft = made.draw(rng)
         puzzle = _dug(made, draft, orbits(draft.rules.cells, mapping), rng, request.minimal)
@@ -146,7 +149,16 @@ def make(request: Request, seed: int, index: int, maker: Maker | None = None) ->
             grade = grade_within(puzzle, request.target)
             if grade is None:
                 continue
-        checked = _crosscheck(puzzle, draft.solution, request.backends)
+        checked = _crosscheck(puzzle, draft.solution, request.backends, request.check_seconds)
+        if len(checked) < min(2, len(request.backends)):
+            unchecked += 1
+            if unchecked >= UNCHECKED_TRIES:
+                raise OutOfTries(
+                    f"{unchecked} {request.kind} puzzles in a row were not cross-checked by two "
+                    f"back ends within {request.check_seconds:g} s each (seed {seed}, puzzle "
+                    f"{index}): too hard to prove here; raise the check time or pick a smaller size"
+                )
+            continue
         return Generated(
             puzzle, draft.solution, seed, index, grade, tries, time.process_time() - start, checked
         )
@@ -201,11 +213,16 @@ def _drop_rules(draft: Draft, givens: Givens, rng: random.Random, minimal: bool)
     return draft.rebuild(kept)
 
 
-def _crosscheck(puzzle: Puzzle, solution: Grid, backends: Sequence[str]) -> tuple[str, ...]:
-    verdict = crosscheck(puzzle, list(backends))
+def _crosscheck(
+    puzzle: Puzzle, solution: Grid, backends: Sequence[str], seconds: float
+) -> tuple[str, ...]:
+    """The back ends that proved ``puzzle`` unique with ``solution`` (those that ran out
+    of ``seconds`` prove nothing); a contrary answer raises :class:`GenerationBug`."""
+    verdict = crosscheck(puzzle, list(backends), time_limit=seconds)
+    proved = [name for name, r in verdict.results.items() if r.status == "unique"]
     if verdict.status != "unique" or verdict.solution != solution:
         raise GenerationBug(
             f"generated puzzle {puzzle.name} cross-checks as {verdict.status}"
             f"{'; ' + '; '.join(verdict.disagreements) if verdict.disagreements else ''}"
         )
-    return tuple(name for name, r in verdict.results.items() if r.status == "unique")
+    return tuple(proved)

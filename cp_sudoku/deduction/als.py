@@ -1,0 +1,86 @@
+"""ALS-XZ: two almost locked sets joined by a restricted common value.
+
+An *almost locked set* (ALS) is ``k`` open cells of one group holding ``k + 1``
+candidates between them.  Two disjoint ALSs A and B with a *restricted common* value x
+(every x of A sees every x of B, so x is not in both) cannot both lose x; so one of
+them is locked without x, and any other common value z is then true in A or in B:
+z leaves every cell that sees all the z of A and of B (Sudopedia, HoDoKu).  Rated 7.0,
+at a short Sudoku Explainer forcing chain (SE has no ALS).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from cp_sudoku.deduction.state import State, Step, bits
+
+#: ALSs of at most this many cells are tried (the count of pairs grows fast past it).
+MAX_CELLS = 4
+
+
+@dataclass(frozen=True)
+class _Als:
+    cells: int  # bit set over cell indices
+    mask: int  # its candidates
+    where: str
+    holders: dict[int, int]  # digit -> its cells holding it (bit set)
+    seeing: dict[int, int]  # digit -> the cells outside seeing every holder (bit set)
+
+
+def _sets(st: State, peer_bits: list[int]) -> list[_Als]:
+    cand = st.cand
+    found: dict[int, _Als] = {}
+    for group in st.s.groups:
+        open_cells = [i for i in group.cells if not st.placed[i]]
+        for size in range(1, min(MAX_CELLS, len(open_cells) - 1) + 1):
+            for chosen in combinations(open_cells, size):
+                mask = 0
+                for i in chosen:
+                    mask |= cand[i]
+                if mask.bit_count() != size + 1:
+                    continue
+                cells = sum(1 << i for i in chosen)
+                if cells in found:
+                    continue
+                holders: dict[int, int] = {}
+                seeing: dict[int, int] = {}
+                for d in bits(mask):
+                    held = [i for i in chosen if cand[i] >> d & 1]
+                    holders[d] = sum(1 << i for i in held)
+                    see = -1
+                    for i in held:
+                        see &= peer_bits[i]
+                    seeing[d] = see & ~cells
+                found[cells] = _Als(cells, mask, group.name, holders, seeing)
+    return list(found.values())
+
+
+def als_xz(st: State) -> Step | None:
+    """The first ALS-XZ that removes a candidate."""
+    peer_bits = [sum(1 << p for p in peers) for peers in st.s.peers]
+    digit_cells = st.digit_cells()
+    sets = _sets(st, peer_bits)
+    by_digit: dict[int, list[_Als]] = {}
+    for als in sets:
+        for d in bits(als.mask):
+            by_digit.setdefault(d, []).append(als)
+    for x, holding in sorted(by_digit.items()):
+        for a in holding:
+            for b in holding:
+                if a is b or a.cells & b.cells or b.holders[x] & ~a.seeing[x]:
+                    continue
+                for z in bits(a.mask & b.mask & ~(1 << x)):
+                    targets = a.seeing[z] & b.seeing[z] & digit_cells[z]
+                    if not targets:
+                        continue
+                    removes = st.removals(bits(targets), 1 << z)
+                    text = (
+                        f"ALS {st.names(bits(a.cells))} {st.values_text(a.mask)} in {a.where} "
+                        f"and ALS {st.names(bits(b.cells))} {st.values_text(b.mask)} in "
+                        f"{b.where}, restricted common {st.value(x)}: {st.value(z)} is in one "
+                        "of them"
+                    )
+                    cells = bits(a.cells | b.cells)
+                    return st.step("ALS-XZ", 7.0, cells, [x, z], text, removes=removes)
+    return None

@@ -1,0 +1,165 @@
+"""Forcing nets: assume a candidate, propagate, and read what follows (the last resort).
+
+A *net* follows every consequence of an assumption at once, not one chain: the
+assumption is placed on a copy of the grid and propagated to a fixpoint with
+:data:`PROPAGATORS` of a level.  If the copy meets a contradiction, the assumption is
+false (a contradiction net, Bowman's bingo); if every candidate of a cell (every place
+of a value in a full group) leads to the same placement or elimination, that conclusion
+holds (cell and unit forcing nets).  Sudoku Explainer rates these Dynamic Forcing Chains
+8.5 and, when the propagation itself uses forcing chains, 9.0 and up (its *nested*
+levels); here level 1 propagates singles (8.5) and level 2 also locked candidates and
+subsets (9.0), each plus the length bonus over the propagation's steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cp_sudoku.deduction import basic
+from cp_sudoku.deduction.chains import length_bonus
+from cp_sudoku.deduction.state import State, Step, bits
+from cp_sudoku.model import cell_name
+
+#: The techniques level 2 propagates with, besides singles.
+_LEVEL2: tuple[Callable[[State], Step | None], ...] = (
+    basic.locked_candidates(True),
+    basic.locked_candidates(False),
+    basic.naked_subset(2, 3.0),
+    basic.hidden_subset(2, 3.4),
+)
+
+
+def propagate(st: State, level: int) -> tuple[bool, int]:
+    """Apply singles (and at level 2 the :data:`_LEVEL2` techniques) to a fixpoint on
+    ``st``: whether it stayed consistent (False: a cell or a value has no place left),
+    and the number of steps taken."""
+    steps = 0
+    cand, placed, peers = st.cand, st.placed, st.s.peers
+    full, every = st.s.full, st.all
+    queue = [i for i in range(len(cand)) if not placed[i] and not cand[i] & (cand[i] - 1)]
+    while True:
+        while queue:
+            i = queue.pop()
+            if placed[i]:
+                continue
+            m = cand[i]
+            if not m:
+                return False, steps
+            placed[i] = True
+            steps += 1
+            keep = ~m
+            for p in peers[i]:
+                c = cand[p]
+                if c & m:
+                    c &= keep
+                    cand[p] = c
+                    if not c:
+                        return False, steps
+                    if not c & (c - 1) and not placed[p]:
+                        queue.append(p)
+        for group in full:
+            once = twice = 0
+            for i in group.cells:
+                m = cand[i]
+                twice |= once & m
+                once |= m
+            if once != every:
+                return False, steps
+            single = once & ~twice
+            if not single:
+                continue
+            for i in group.cells:
+                hit = cand[i] & single
+                if hit and not placed[i]:
+                    if hit & (hit - 1):
+                        return False, steps  # two values need this one cell
+                    cand[i] = hit
+                    queue.append(i)
+        if not queue and level >= 2:
+            for find in _LEVEL2:
+                step = find(st)
+                if step is not None:
+                    st.apply(step, st.puzzle.index)
+                    steps += 1
+                    queue = [i for i in st.open() if not cand[i] & (cand[i] - 1)]
+                    break
+        if not queue:
+            return True, steps
+
+
+def _after(st: State, i: int, d: int, level: int) -> tuple[State, bool, int]:
+    trial = st.copy()
+    trial.place(i, d)
+    return (trial, *propagate(trial, level))
+
+
+def net(level: int) -> Callable[[State], Step | None]:
+    """The finder of forcing nets of ``level`` (1 or 2): the shortest contradiction net,
+    else the cell or unit forcing net with the fewest propagation steps."""
+    base = 8.5 if level == 1 else 9.0
+    technique = "forcing net" if level == 1 else "forcing net (nested)"
+
+    def find(st: State) -> Step | None:
+        outcomes: dict[tuple[int, int], tuple[State, bool, int]] = {}
+        for i in st.open():
+            for d in bits(st.cand[i]):
+                outcomes[(i, d)] = _after(st, i, d, level)
+        failed = [(steps, i, d) for (i, d), (_, ok, steps) in outcomes.items() if not ok]
+        if failed:
+            rating = base + length_bonus(min(failed)[0] + 2)
+            # every contradiction of the lowest rating, in one step
+            chosen = sorted(
+                (i, d) for steps, i, d in failed if base + length_bonus(steps + 2) <= rating
+            )
+            text = (
+                "contradiction net: "
+                + ", ".join(f"{st.value(d)} at {cell_name(st.s.cells[i])}" for i, d in chosen)
+                + " each lead, by propagation, to a cell or a value with no place left"
+            )
+            removes = tuple((st.s.cells[i], st.s.values[d]) for i, d in chosen)
+            cells = sorted({i for i, _ in chosen})
+            digits = sorted({d for _, d in chosen})
+            return st.step(technique, rating, cells, digits, text, removes=removes)
+        options: list[tuple[str, list[tuple[int, int]]]] = []
+        for i in st.open():
+            if st.cand[i].bit_count() >= 2:
+                options.append((cell_name(st.s.cells[i]), [(i, d) for d in bits(st.cand[i])]))
+        for group in st.s.full:
+            for d in bits(st.all & ~st.placed_mask(group)):
+                places = st.where(group, d)
+                if len(places) >= 2:
+                    options.append((f"{st.value(d)} in {group.name}", [(i, d) for i in places]))
+        best: tuple[float, Step] | None = None
+        for where, starts in options:
+            states = [outcomes[start] for start in starts]
+            common = [(i, *_common(st, [s.cand[i] for s, _, _ in states], i)) for i in st.open()]
+            removes = tuple(
+                (st.s.cells[i], st.s.values[d]) for i, _, gone in common for d in bits(gone)
+            )
+            places = [(i, digit) for i, digit, _ in common if digit is not None]
+            if not (removes or places):
+                continue
+            rating = base + length_bonus(sum(steps for _, _, steps in states) + 2)
+            if best is not None and rating >= best[0]:
+                continue
+            text = f"forcing net from every option of {where}: each leads to the same result"
+            cells = [i for i, _ in starts]
+            digits = sorted({d for _, d in starts})
+            step = st.step(technique, rating, cells, digits, text, removes=removes, places=places)
+            best = (rating, step)
+        return best[1] if best else None
+
+    return find
+
+
+def _common(st: State, masks: list[int], i: int) -> tuple[int | None, int]:
+    """What every branch says of cell ``i``: the digit placed in all (or None), and the
+    candidates removed in all."""
+    union = 0
+    for m in masks:
+        union |= m
+    gone = st.cand[i] & ~union
+    placed = None
+    if union.bit_count() == 1 and st.cand[i] != union:
+        placed = union.bit_length() - 1
+    return placed, gone

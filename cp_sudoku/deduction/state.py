@@ -1,0 +1,186 @@
+"""The candidate grid the techniques read, and the step they return.
+
+Candidates are bit masks, one per cell (``Puzzle.cells`` order): bit ``k`` stands for
+``values[k]``.  Techniques work on cell indices and bit positions (*digits*) and say what
+they found as a :class:`Step` in the puzzle's own terms (cells, values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cp_sudoku.deduction.groups import Group, Structure
+from cp_sudoku.model import Cell, Puzzle, cell_name
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: its technique and rating, the cells and values it uses, what it
+    places and removes.
+
+    ``places`` and ``removes`` hold ``(cell, value)`` pairs; placing a value also
+    removes it from the cell's group peers (not listed).  ``rating`` is on Sudoku
+    Explainer's scale (1.0 .. about 10).  ``text`` says it in words, cells as rXcY.
+    """
+
+    technique: str
+    rating: float
+    cells: tuple[Cell, ...]
+    values: tuple[int, ...]
+    places: tuple[tuple[Cell, int], ...]
+    removes: tuple[tuple[Cell, int], ...]
+    text: str
+
+    def record(self) -> dict[str, Any]:
+        """The step as JSON-ready values (cells as rXcY)."""
+        return {
+            "technique": self.technique,
+            "rating": self.rating,
+            "cells": [cell_name(c) for c in self.cells],
+            "values": list(self.values),
+            "places": [[cell_name(c), v] for c, v in self.places],
+            "removes": [[cell_name(c), v] for c, v in self.removes],
+            "text": self.text,
+        }
+
+
+def bits(mask: int) -> list[int]:
+    """The positions of the set bits of ``mask``, lowest first."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+class State:
+    """The candidate grid: ``cand[i]`` is cell ``i``'s mask; ``placed[i]`` whether its
+    value is settled (and removed from its peers)."""
+
+    def __init__(self, puzzle: Puzzle, s: Structure, cand: list[int], placed: list[bool]) -> None:
+        self.puzzle = puzzle
+        self.s = s
+        self.cand = cand
+        self.placed = placed
+        self.all = (1 << len(s.values)) - 1
+        #: what a technique remembers between calls (cleared by a copy)
+        self.memo: dict[str, Any] = {}
+
+    @classmethod
+    def start(cls, puzzle: Puzzle, s: Structure) -> State:
+        """Every value everywhere, then the givens placed."""
+        every = (1 << len(s.values)) - 1
+        state = cls(puzzle, s, [every] * len(s.cells), [False] * len(s.cells))
+        index, first = puzzle.index, s.values[0]
+        for cell, value in puzzle.givens.items():
+            state.place(index[cell], value - first)
+        return state
+
+    def copy(self) -> State:
+        return State(self.puzzle, self.s, list(self.cand), list(self.placed))
+
+    def place(self, i: int, digit: int) -> None:
+        bit = 1 << digit
+        self.cand[i] = bit
+        self.placed[i] = True
+        cand = self.cand
+        for p in self.s.peers[i]:
+            cand[p] &= ~bit
+
+    def apply(self, step: Step, index: dict[Cell, int]) -> None:
+        first = self.s.values[0]
+        for cell, value in step.removes:
+            self.cand[index[cell]] &= ~(1 << (value - first))
+        for cell, value in step.places:
+            self.place(index[cell], value - first)
+
+    def digit_cells(self) -> list[int]:
+        """Per digit, the open cells that may take it, as a bit set over cell indices."""
+        found = [0] * len(self.s.values)
+        cand, placed = self.cand, self.placed
+        for i in range(len(cand)):
+            if not placed[i]:
+                m = cand[i]
+                while m:
+                    low = m & -m
+                    found[low.bit_length() - 1] |= 1 << i
+                    m ^= low
+        return found
+
+    def open(self) -> list[int]:
+        placed = self.placed
+        return [i for i in range(len(placed)) if not placed[i]]
+
+    def placed_mask(self, group: Group) -> int:
+        """The digits placed in ``group``."""
+        mask = 0
+        for i in group.cells:
+            if self.placed[i]:
+                mask |= self.cand[i]
+        return mask
+
+    def where(self, group: Group, digit: int) -> list[int]:
+        """The open cells of ``group`` that may take ``digit``."""
+        bit = 1 << digit
+        return [i for i in group.cells if not self.placed[i] and self.cand[i] & bit]
+
+    # ---- words: techniques describe their findings with these
+
+    def cell(self, i: int) -> Cell:
+        return self.s.cells[i]
+
+    def value(self, digit: int) -> int:
+        return self.s.values[digit]
+
+    def names(self, cells: Iterable[int]) -> str:
+        return ",".join(cell_name(self.s.cells[i]) for i in cells)
+
+    def values_text(self, mask: int) -> str:
+        return "{" + ",".join(str(self.s.values[d]) for d in bits(mask)) + "}"
+
+    def removals(self, cells: Iterable[int], mask: int) -> tuple[tuple[Cell, int], ...]:
+        """``(cell, value)`` for each candidate of ``mask`` that an open cell of ``cells`` holds."""
+        return tuple(
+            (self.s.cells[i], self.s.values[d])
+            for i in sorted(cells)
+            if not self.placed[i]
+            for d in bits(self.cand[i] & mask)
+        )
+
+    def removals_each(
+        self, cells: Sequence[int], masks: Sequence[int]
+    ) -> tuple[tuple[Cell, int], ...]:
+        """``(cell, value)`` for each candidate of ``masks[k]`` that open ``cells[k]`` holds."""
+        return tuple(
+            (self.s.cells[i], self.s.values[d])
+            for i, m in zip(cells, masks, strict=True)
+            if not self.placed[i]
+            for d in bits(self.cand[i] & m)
+        )
+
+    def step(
+        self,
+        technique: str,
+        rating: float,
+        cells: Sequence[int],
+        digits: Iterable[int],
+        text: str,
+        *,
+        removes: tuple[tuple[Cell, int], ...] = (),
+        places: Sequence[tuple[int, int]] = (),
+    ) -> Step:
+        """A :class:`Step` from cell indices and digits; ``text`` gets the removals appended."""
+        if removes:
+            text += "; removes " + ", ".join(f"{v} from {cell_name(c)}" for c, v in removes)
+        return Step(
+            technique,
+            round(rating, 1),
+            tuple(self.s.cells[i] for i in cells),
+            tuple(self.s.values[d] for d in digits),
+            tuple((self.s.cells[i], self.s.values[d]) for i, d in places),
+            removes,
+            text,
+        )

@@ -1,0 +1,84 @@
+"""Generation: ``POST /v1/generate``, what ``cp-sudoku generate --json`` prints, as one reply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from cp_sudoku.generate import KINDS, SYMMETRIES, OutOfTries, Request
+from cp_sudoku.generate.grading import parse_target
+from cp_sudoku.generate.stream import generate as stream
+from cp_sudoku.kinds.grid import parse_box
+from cp_sudoku.model import UsageError
+from cp_sudoku.service.runner import as_json
+from cp_sudoku.service.state import RunnerDep, SettingsDep
+
+router = APIRouter(tags=["generate"])
+#: The most puzzles one request may ask for (each is made, graded and cross-checked).
+MAX_COUNT = 100
+
+
+class GenerateRequest(BaseModel):
+    """What to generate (the options of ``cp-sudoku generate``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    kind: str = Field("sudoku", description=f"One of {', '.join(KINDS)}.")
+    size: int | None = Field(None, ge=2, le=36, description="n (default 9; Kakuro 6).")
+    box: str | None = Field(None, description="Box shape ROWSxCOLUMNS, e.g. 2x3.")
+    extras: list[str] = Field([], description="Sudoku extras: diagonals, windows, ...")
+    regions: str | None = Field(None, description="Jigsaw regions: n*n labels, row-major.")
+    symmetry: str = Field("none", description=f"One of {', '.join(SYMMETRIES)}.")
+    minimal: bool = Field(True, description="Dig until no given (orbit) can go.")
+    grade: str | None = Field(None, description="A band (easy ... extreme), BAND+ for harder.")
+    rating: str | None = Field(None, description="An ER-like range LOW-HIGH, e.g. 6.0-7.5.")
+    seed: int = Field(0, description="Puzzle k depends only on the seed and k.")
+    count: int = Field(1, ge=1, le=MAX_COUNT, description=f"Puzzles, 1..{MAX_COUNT}.")
+    max_tries: int = Field(200, ge=1, le=2000, description="Drafts per puzzle for a grade.")
+
+
+def generate_records(fields: dict[str, Any]) -> dict[str, Any]:
+    """In a worker: the records of the puzzles asked for, and the ones out of tries.
+
+    Raises:
+        UsageError: a bad option (a symmetry the shape cannot have, a grade no
+            puzzle reaches, an unknown kind).
+    """
+    size = fields["size"] or (6 if fields["kind"] == "kakuro" else 9)
+    regions = fields["regions"]
+    if regions is not None:
+        regions = tuple(ch for ch in regions if not ch.isspace())
+        if len(regions) != size * size:
+            raise UsageError(f"regions needs {size * size} labels, got {len(regions)}")
+    if fields["symmetry"] not in SYMMETRIES:
+        raise UsageError(f"unknown symmetry {fields['symmetry']!r}: one of {', '.join(SYMMETRIES)}")
+    request = Request(
+        kind=fields["kind"],
+        size=size,
+        box=parse_box(fields["box"]) if fields["box"] else None,
+        extras=tuple(fields["extras"]),
+        regions=regions,
+        symmetry=fields["symmetry"],
+        minimal=fields["minimal"],
+        target=parse_target(fields["grade"], fields["rating"]),
+        max_tries=fields["max_tries"],
+    )
+    made, failed = [], []
+    for result in stream(request, fields["count"], seed=fields["seed"]):
+        if isinstance(result, OutOfTries):
+            failed.append(str(result))
+        else:
+            made.append(result.record())
+    return {"puzzles": made, "failed": failed}
+
+
+@router.post("/v1/generate")
+async def generate(request: GenerateRequest, runner: RunnerDep, settings: SettingsDep) -> Response:
+    """Unique, minimal puzzles (cross-checked by the default back ends) of a kind,
+    symmetry and grade: each as in `generate --json` (variant `text`, one `line` for a
+    plain Sudoku, `solution`, `grade`, `seed` and `index`)."""
+    record = await runner.call(as_json, generate_records, request.model_dump())
+    return Response(record, media_type="application/json")
