@@ -346,3 +346,29 @@ def test_every_fpuzzles_puzzle_is_proved_and_verified(data: Path, tmp_path: Path
         report = verify(done.path)
         assert report.holds, (slug, report.failures)
         assert report.status == expected(data, slug), slug
+
+
+# --- the service --------------------------------------------------------------------------------
+
+
+def test_the_service_reads_a_link_and_refuses_an_unknown_key_with_422(
+    data: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("fastapi", reason="pip install 'cp-sudoku[service]'")
+    from fastapi.testclient import TestClient
+
+    from cp_sudoku.io.fpuzzles_link import link as link_of
+    from cp_sudoku.service.app import Settings, create_app
+
+    record = peak(data)
+    with TestClient(create_app(Settings(db=tmp_path / "jobs.sqlite3", workers=1))) as api:
+        answer = api.post("/v1/check", json={"puzzle": link_of(record)}, params={"drawing": "true"})
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["status"] == "unique" and body["solution"] == "1423324123144132"
+        shapes = {mark["shape"] for mark in body["drawing"]["marks"]}
+        assert {"outside", "edge-text"} <= shapes  # little killers and the V
+        record["lockout"] = []
+        refused = api.post("/v1/check", json={"puzzle": link_of(record)})
+        assert refused.status_code == 422
+        assert "lockout: unknown f-puzzles key" in refused.text
