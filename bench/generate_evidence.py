@@ -25,7 +25,8 @@ from cp_sudoku.generate import Request
 from cp_sudoku.generate.audit import audit
 from cp_sudoku.generate.stream import generate
 
-#: (label, request, puzzles at scale 1): 1,080 puzzles across kinds, sizes and symmetries.
+#: (label, request, puzzles at scale 1): 1,045 puzzles across kinds, sizes and symmetries
+#: (plus 80 graded ones when the grade package is there).
 GROUPS: list[tuple[str, Request, int]] = [
     ("sudoku 9x9", Request(), 250),
     ("sudoku 9x9 rot180", Request(symmetry="rot180"), 100),

@@ -7,7 +7,9 @@ puzzles does so, as in a batch check); puzzles are parsed before the clock
 starts, and only the ``solve`` calls are timed.
 
 A data set is a file, the name of a shared collection
-(:func:`cp_sudoku.datasets.dataset_path`, e.g. ``royle-17clue``), or
+(:func:`cp_sudoku.datasets.dataset_path`, e.g. ``royle-17clue``), a directory
+of f-puzzles files (every ``*.fpuzzles.txt`` in it: one puzzle or link per
+line; ``fpuzzles`` names the shared folder of 22 variant puzzles), or
 ``generated:RxC[:COUNT[:BLANK_FRACTION]]``: COUNT puzzles (default 10) from
 :func:`cp_sudoku.generate.blanked.generated_sudoku` with box RxC, seeds 0..COUNT-1
 and BLANK_FRACTION (default 0.45) of the cells blank.
@@ -59,7 +61,7 @@ from rich.table import Table
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, available
 from cp_sudoku.backends.base import STATUSES
-from cp_sudoku.datasets import dataset_alphabet, dataset_path
+from cp_sudoku.datasets import data_dir, dataset_alphabet, dataset_path
 from cp_sudoku.generate.blanked import generated_sudoku
 from cp_sudoku.io import Entry, read_file
 from cp_sudoku.model import Puzzle, PuzzleError, UsageError, is_solution
@@ -110,24 +112,37 @@ def load_dataset(spec: str, limit: int | None = None) -> Dataset:
     """The first ``limit`` puzzles (all when None) of a data set; see the module docstring.
 
     Raises:
-        UsageError: a directory.
+        UsageError: a directory without ``*.fpuzzles.txt`` files.
         PuzzleError: no such file or collection; a malformed ``generated:`` spec.
         OSError: the file cannot be read.
     """
     if spec.startswith(_GENERATED):
         return _generated(spec, limit)
-    if Path(spec).is_dir():
-        raise UsageError(f"{spec} is a directory: expected a puzzle file or a data set name")
-    path = dataset_path(spec)
-    found = Dataset(path.stem, [])
-    for entry in read_file(path, alphabet=dataset_alphabet(path)):
-        if limit is not None and len(found.puzzles) >= limit:
-            break
-        if entry.puzzle is None:
-            found.errors.append(str(entry.error))
-        else:
-            found.puzzles.append(entry.puzzle)
+    folder = Path(spec) if Path(spec).is_dir() else _data_folder(spec)
+    paths = sorted(folder.glob("*.fpuzzles.txt")) if folder else [dataset_path(spec)]
+    if folder and not paths:
+        raise UsageError(f"{spec} is a directory without *.fpuzzles.txt files")
+    found = Dataset(folder.name if folder else paths[0].stem, [])
+    for path in paths:
+        for entry in read_file(path, alphabet=dataset_alphabet(path)):
+            if limit is not None and len(found.puzzles) >= limit:
+                return found
+            if entry.puzzle is None:
+                found.errors.append(str(entry.error))
+            else:
+                found.puzzles.append(entry.puzzle)
     return found
+
+
+def _data_folder(name: str) -> Path | None:
+    """A folder of the shared data named ``name`` (``fpuzzles``), when there is one."""
+    if "/" in name or Path(name).exists():
+        return None
+    try:
+        folder = data_dir() / name
+    except UsageError:
+        return None
+    return folder if folder.is_dir() else None
 
 
 def _generated(spec: str, limit: int | None) -> Dataset:

@@ -180,7 +180,8 @@ def format_stats(stats: Mapping[str, int]) -> str:
 def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) -> dict[str, Any]:
     """The JSON object of one checked puzzle (one line of ``check --json``).
 
-    Keys: ``source``, ``line``, ``status``, ``solution`` (in the puzzle's
+    Keys: ``source``, ``line``, ``name`` (the puzzle's own title, e.g. an f-puzzles
+    ``Title by Author``; null when it has none), ``status``, ``solution`` (in the puzzle's
     alphabet, or null), ``agree``, ``disagreements``, ``matches_stated``
     (null when the source states no solution), ``mismatch`` (how the verdict
     contradicts the stated solution, or null), ``reason`` (for ``none``: the
@@ -198,6 +199,7 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
     return {
         "source": entry.source,
         "line": entry.line,
+        "name": _title(entry),
         "status": verdict.status,
         "solution": grid_string(verdict.solution, alphabet) if verdict.solution else None,
         "agree": verdict.agree,
@@ -212,6 +214,13 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
         else [],
         "backends": {name: result_record(result) for name, result in verdict.results.items()},
     }
+
+
+def _title(entry: Entry) -> str | None:
+    """The puzzle's own name (an f-puzzles title and author), or None when it has none but
+    where it was read."""
+    name = entry.puzzle.name if entry.puzzle else ""
+    return name if name and name != entry.label else None
 
 
 def result_record(result: Result) -> dict[str, Any]:

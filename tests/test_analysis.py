@@ -313,7 +313,7 @@ def test_grid_text_boxes_marks_and_holes() -> None:
     assert grid_text(puzzle, grid, ["r1c2"]) == (
         " 1 [2]| 4  3\n 4  3 | 1  2\n------+------\n 2  1 | 3  4\n 3  4 | 2  1"
     )
-    holed = Puzzle(1, 3, ((0, 0), (0, 2)), 2, units=(Unit("run", ((0, 0), (0, 2))),))
+    holed = Puzzle(1, 3, ((0, 0), (0, 2)), 2, constraints=(Unit("run", ((0, 0), (0, 2))),))
     assert grid_text(holed, (2, 0)) == " 2  #  ."
 
 

@@ -167,8 +167,7 @@ def test_a_declined_puzzle_is_unknown_says_why_and_is_ignored_by_the_judge() -> 
         cols=4,
         cells=grid.cells,
         max_value=4,
-        units=grid.units,
-        cages=(Cage(((0, 0), (0, 1)), "+", 3, True),),
+        constraints=(*grid.units, Cage(((0, 0), (0, 1)), "+", 3, True)),
     )
     result = UnitsOnly().solve(puzzle)
     assert (result.status, result.stopped) == ("unknown", "declined")

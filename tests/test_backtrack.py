@@ -48,8 +48,7 @@ def caged(
         cols=n,
         cells=cells_of(n, n),
         max_value=n,
-        units=sudoku_units(n, box),
-        cages=tuple(cages),
+        constraints=(*sudoku_units(n, box), *cages),
         givens=givens or {},
         kind="killer" if box else "kenken",
     )
@@ -160,8 +159,10 @@ def kakuro_block() -> tuple[Puzzle, set[tuple[int, ...]]]:
         cols=3,
         cells=cells_of(3, 3),
         max_value=9,
-        units=tuple(Unit(f"run {k + 1}", run) for k, run in enumerate(rows + cols)),
-        cages=tuple(Cage(run, "+", 15, distinct=True) for run in rows + cols),
+        constraints=(
+            *(Unit(f"run {k + 1}", run) for k, run in enumerate(rows + cols)),
+            *(Cage(run, "+", 15, distinct=True) for run in rows + cols),
+        ),
         kind="kakuro",
     )
     lines15 = [row for row in permutations(range(1, 10), 3) if sum(row) == 15]

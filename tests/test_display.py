@@ -82,7 +82,7 @@ def kakuro_like() -> Puzzle:
         cols=3,
         cells=cells,
         max_value=9,
-        units=(Unit("run 1", cells[:2]), Unit("run 2", cells[2:])),
+        constraints=(Unit("run 1", cells[:2]), Unit("run 2", cells[2:])),
         givens={(0, 1): 7},
         kind="kakuro-like",
         labels={(0, 0): "#", (1, 0): "4\\"},

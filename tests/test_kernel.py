@@ -102,7 +102,7 @@ def test_other_constraint_types_are_declined_with_a_reason(backend: KernelBacken
 
 def test_more_than_64_values_are_declined() -> None:
     cells = tuple((0, c) for c in range(65))
-    puzzle = Puzzle(rows=1, cols=65, cells=cells, max_value=65, units=(Unit("row 1", cells),))
+    puzzle = Puzzle(rows=1, cols=65, cells=cells, max_value=65, constraints=(Unit("row 1", cells),))
     result = KernelBackend().solve(puzzle)
     assert result.reason == "not supported by kernel: more than 64 values"
 

@@ -99,8 +99,7 @@ def test_checker_cages() -> None:
         cols=2,
         cells=cells,
         max_value=4,
-        units=(Unit("row 1", cells),),
-        cages=(Cage(cells, "/", 2),),
+        constraints=(Unit("row 1", cells), Cage(cells, "/", 2)),
     )
     assert is_solution(puzzle, (2, 4))
     assert is_solution(puzzle, (4, 2))
@@ -133,7 +132,9 @@ def test_cage_targets_out_of_reach_are_clashes_not_bad_input(
     op: str, target: int, message: str
 ) -> None:
     cells = ((0, 0), (0, 1))
-    puzzle = Puzzle(rows=1, cols=2, cells=cells, max_value=4, cages=(Cage(cells, op, target),))
+    puzzle = Puzzle(
+        rows=1, cols=2, cells=cells, max_value=4, constraints=(Cage(cells, op, target),)
+    )
     (clash,) = clashes(puzzle)
     assert clash.rule == "cage" and clash.cells == cells
     assert clash.message == message
@@ -141,7 +142,13 @@ def test_cage_targets_out_of_reach_are_clashes_not_bad_input(
 
 def test_unit_over_a_missing_cell() -> None:
     with pytest.raises(PuzzleError, match="r1c3, which is not a cell"):
-        Puzzle(rows=1, cols=3, cells=((0, 0),), max_value=2, units=(Unit("run", ((0, 0), (0, 2))),))
+        Puzzle(
+            rows=1,
+            cols=3,
+            cells=((0, 0),),
+            max_value=2,
+            constraints=(Unit("run", ((0, 0), (0, 2))),),
+        )
 
 
 def test_puzzles_pickle_with_their_givens_and_labels() -> None:
@@ -152,7 +159,7 @@ def test_puzzles_pickle_with_their_givens_and_labels() -> None:
         cols=3,
         cells=((0, 1), (0, 2)),
         max_value=2,
-        units=(Unit("run", ((0, 1), (0, 2))),),
+        constraints=(Unit("run", ((0, 1), (0, 2))),),
         givens={(0, 1): 2},
         labels={(0, 0): "\\3"},
     )

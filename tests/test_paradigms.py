@@ -127,7 +127,11 @@ def test_exact_cover_matrix_sizes() -> None:
 
 def test_exact_cover_secondary_columns_for_short_units() -> None:
     puzzle = Puzzle(
-        rows=1, cols=2, cells=((0, 0), (0, 1)), max_value=3, units=(Unit("run", ((0, 0), (0, 1))),)
+        rows=1,
+        cols=2,
+        cells=((0, 0), (0, 1)),
+        max_value=3,
+        constraints=(Unit("run", ((0, 0), (0, 1))),),
     )
     cover = to_exact_cover(puzzle)
     assert cover.primary == (True, True, False, False, False)

@@ -16,7 +16,11 @@ from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cage, Puzzle, Unit, cells_of, is_solution
 
 PIGEONHOLE = Puzzle(  # 12 cells, 11 values, all different: no solution, and hard for CDCL
-    rows=1, cols=12, cells=cells_of(1, 12), max_value=11, units=(Unit("row 1", cells_of(1, 12)),)
+    rows=1,
+    cols=12,
+    cells=cells_of(1, 12),
+    max_value=11,
+    constraints=(Unit("row 1", cells_of(1, 12)),),
 )
 
 
@@ -111,7 +115,8 @@ def test_compiled_clause_count_matches_the_encoding() -> None:
 
 
 def test_cages_and_assumption_free_solvers_are_never_compiled() -> None:
-    killer = replace(sudoku([0] * 16), cages=(Cage(((0, 0), (0, 1)), "+", 3, True),))
+    base = sudoku([0] * 16)
+    killer = replace(base, constraints=(*base.constraints, Cage(((0, 0), (0, 1)), "+", 3, True)))
     with pytest.raises(ValueError, match="units alone"):
         ShapeSolver(killer)
     with pytest.raises(ValueError, match="assumptions"):

@@ -149,7 +149,9 @@ def test_workbench_view_marks_differences_candidates_and_the_core(page: Page) ->
     page.wait_for_selector("#workbench-notes .suggestion", timeout=WAIT_MS)
     assert page.inner_text("#verdict").startswith("Multiple: at least 2 solutions")
     assert page.locator("#drawings figure").count() == 4  # puzzle, two solutions, candidates
-    assert page.locator("#drawings figure").nth(1).locator("td.differ").count() == 4
+    differing = page.locator("#drawings figure").nth(1).locator("td.differ").count()
+    assert differing >= 4  # two solutions differ in at least a rectangle of four cells
+    assert page.locator("#drawings figure").nth(2).locator("td.differ").count() == differing
     candidates = page.locator("#drawings figure").nth(3)
     assert candidates.locator(".candidate").count() > 81
     assert candidates.locator("td.suggested").count() >= 1
@@ -167,3 +169,25 @@ def test_workbench_view_marks_differences_candidates_and_the_core(page: Page) ->
     assert page.locator("#drawings figure").first.locator("td.core-given").count() == 5
     page.screenshot(path=str(SHOTS / "service-workbench-none.png"), full_page=True)
     page.click("#tab-grid")
+
+
+def test_paste_an_fpuzzles_link_and_see_it_drawn(page: Page, data: Path) -> None:
+    try:
+        folder = data_dir() / "fpuzzles"
+    except PuzzleError as error:
+        pytest.skip(f"shared data absent: {error}")
+    string = (folder / "rangsk-tangled-arrows.fpuzzles.txt").read_text().strip()
+    page.click("#tab-text")
+    page.fill("#text", f"https://www.f-puzzles.com/?load={string}")
+    page.click("#check")
+    page.wait_for_selector("#verdict[data-status]", timeout=WAIT_MS)
+    assert page.inner_text("#verdict") == "Unique: exactly one solution."
+    solution = page.locator("#drawings figure").nth(1).locator("td")
+    expected = (folder / "rangsk-tangled-arrows.solution.txt").read_text().strip()
+    assert "".join(solution.all_inner_texts()) == expected
+    drawn = page.locator("#drawings figure").first
+    assert drawn.locator("svg polyline").count() >= 8  # arrows and palindrome lines
+    assert drawn.locator("svg circle").count() >= 8  # arrow circles and odd circles
+    assert drawn.locator("svg rect").count() >= 1  # even squares
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#drawings").screenshot(path=str(SHOTS / "service-fpuzzles.png"))

@@ -72,7 +72,7 @@ def _latin_2x2(*cages: Cage) -> Puzzle:
         Unit("column 1", ((0, 0), (1, 0))),
         Unit("column 2", ((0, 1), (1, 1))),
     )
-    return Puzzle(2, 2, cells_of(2, 2), 2, units=units, cages=cages, kind="kenken")
+    return Puzzle(2, 2, cells_of(2, 2), 2, constraints=(*units, *cages), kind="kenken")
 
 
 def test_a_one_cell_cage_acts_as_a_given() -> None:
@@ -88,7 +88,9 @@ def test_a_decided_grid_that_breaks_a_cage_is_a_contradiction() -> None:
 
 def test_a_distinct_cage_is_an_all_different_group() -> None:
     cells = cells_of(1, 2)
-    puzzle = Puzzle(1, 2, cells, 2, cages=(Cage(cells, "+", 3, distinct=True),), givens={(0, 0): 2})
+    puzzle = Puzzle(
+        1, 2, cells, 2, constraints=(Cage(cells, "+", 3, distinct=True),), givens={(0, 0): 2}
+    )
     result = solve_singles(puzzle)
     assert result.status == "solved"
     assert result.grid == (2, 1)

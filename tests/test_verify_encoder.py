@@ -28,7 +28,7 @@ from cp_sudoku.kinds.kakuro import Clue, kakuro
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import Cell, Grid, Puzzle, Relation, SparseUnit, Visibility
+from cp_sudoku.model import Cell, Constraint, Grid, Puzzle, Relation, SparseUnit, Visibility
 from cp_sudoku.verify.check import CHECKED_ENCODINGS
 
 ENCODINGS = CHECKED_ENCODINGS  # every encoding a certificate may use
@@ -148,7 +148,7 @@ def _target(op: str, values: list[int]) -> int | None:
 
 LATIN_4X4 = sorted(
     checker_solutions(
-        Puzzle(4, 4, tuple(product(range(4), range(4))), 4, units=sudoku_units(4, None))
+        Puzzle(4, 4, tuple(product(range(4), range(4))), 4, constraints=sudoku_units(4, None))
     )
 )
 
@@ -192,8 +192,9 @@ def test_kenken_cages_out_of_reach_have_no_model() -> None:
     assert agree(kenken(4, cages)) == set()
 
 
-def _latin_with(rng: random.Random, **kinds: object) -> Puzzle:
-    return Puzzle(4, 4, tuple(product(range(4), range(4))), 4, units=sudoku_units(4, None), **kinds)
+def _latin_with(rng: random.Random, rules: tuple[Constraint, ...]) -> Puzzle:
+    cells = tuple(product(range(4), range(4)))
+    return Puzzle(4, 4, cells, 4, constraints=(*sudoku_units(4, None), *rules))
 
 
 def _pairs() -> list[tuple[Cell, Cell]]:
@@ -224,7 +225,7 @@ def test_relations_on_a_4x4_latin_square() -> None:
             else:
                 continue
             kinds.add(choice)
-        found = agree(_latin_with(rng, relations=tuple(relations)))
+        found = agree(_latin_with(rng, tuple(relations)))
         assert trial % 5 == 4 or tuple(grid.values()) in found
     assert kinds == {"<", "non-consecutive", "difference", "ratio"}
 
@@ -248,7 +249,7 @@ def test_skyscraper_clues_on_a_4x4_latin_square() -> None:
             seen = Visibility.seen([grid[c] for c in cells])
             wrong = seen + 1 if seen < 4 else seen - 1  # every fourth trial: a clue that lies
             clues.append(Visibility(cells, wrong if trial % 4 == 3 else seen, side))
-        found = agree(_latin_with(rng, clues=tuple(clues)))
+        found = agree(_latin_with(rng, tuple(clues)))
         assert trial % 4 == 3 or tuple(grid.values()) in found
 
 
@@ -265,7 +266,9 @@ def test_sparse_units_with_empty_cells_and_clues() -> None:
                 for line, side in rng.sample(_lines(n), 2)
             )
             givens = {cell: rng.randint(0, top) for cell in rng.sample(cells, trial % 3 + n - 3)}
-            puzzle = Puzzle(n, n, cells, top, givens=givens, clues=(*sparse, *visible), min_value=0)
+            puzzle = Puzzle(
+                n, n, cells, top, givens=givens, constraints=(*sparse, *visible), min_value=0
+            )
             agree(puzzle)
 
 

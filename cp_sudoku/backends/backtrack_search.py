@@ -3,9 +3,11 @@
 Values inside the search are ``1..n`` (``n`` = the number of values); a
 puzzle whose values start at 0 (Skyscraper empty cells) is shifted up by one
 on the way in and back on the way out.  Every constraint other than a unit
-becomes an allowed-tuple table (a sum cage with distinct values: its digit
-sets), pruned to generalised arc consistency by ``mrv`` and checked when
-complete by ``plain``.
+(or an all-different) becomes an allowed-tuple table (a sum cage with distinct
+values: its digit sets), pruned to generalised arc consistency by ``mrv`` and
+checked when complete by ``plain``.  A table is enumerated from the type's own
+``holds`` and ``prefix_ok``, so every type works; past the table cap the puzzle
+is declined.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
+from cp_sudoku.constraints import AllDifferent, Constraint, Linear, Pair, Table
 from cp_sudoku.deduction.groups import group_peers
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
@@ -52,12 +55,19 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
     shift = 1 - puzzle.min_value
     n = puzzle.max_value + shift
     size = len(puzzle.cells)
-    peers = [sorted(p) for p in group_peers(puzzle)]
-    full_units = [[index[c] for c in u.cells] for u in puzzle.units if len(u.cells) == n]
+    rules = [part for constraint in puzzle.constraints for part in _parts(puzzle, constraint)]
+    differ = [c for c in rules if isinstance(c, Unit | AllDifferent)]
+    peer_sets = [set(p) for p in group_peers(puzzle)]
+    for part in differ:  # the all-different parts of decompositions (anti-knight pairs ...)
+        members = [index[c] for c in part.cells]
+        for i in members:
+            peer_sets[i].update(j for j in members if j != i)
+    peers = [sorted(p) for p in peer_sets]
+    full_units = [[index[c] for c in u.cells] for u in differ if len(u.cells) == n]
     cages: list[tuple[list[int], list[int], bool]] = []
     cages_of: list[list[int]] = [[] for _ in range(size)]
-    for constraint in puzzle.constraints:
-        if isinstance(constraint, Unit):
+    for constraint in rules:
+        if isinstance(constraint, Unit | AllDifferent):
             continue
         members = [index[c] for c in constraint.cells]
         digit_set = isinstance(constraint, Cage) and is_distinct_sum(constraint)
@@ -80,6 +90,26 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
                 others = [i for i in other if i not in inside]
                 locks.append((inside, rest, others))
     return PuzzleIndex(n, peers, full_units, cages, cages_of, locks)
+
+
+#: Parts of a decomposition the backtracker takes as tables; a larger Linear part makes
+#: it take the whole constraint instead (its own prefix_ok prunes better).
+SMALL_LINEAR = 4
+
+
+def _parts(puzzle: Puzzle, constraint: Constraint) -> list[Constraint]:
+    """The constraint as the backtracker takes it: units, cages and primitives as they are;
+    a type with its own decomposition into all-different, pairs, small tables and linear
+    sums of at most :data:`SMALL_LINEAR` cells by those parts (a global rule is pairs, not
+    one table over the grid); any other whole, one table from its holds and prefix_ok."""
+    if isinstance(constraint, Unit | AllDifferent | Cage | Pair | Table | Linear):
+        return [constraint]
+    if type(constraint).decompose is Constraint.decompose:
+        return [constraint]
+    parts = constraint.decompose(puzzle)
+    if any(isinstance(p, Linear) and len(p.cells) > SMALL_LINEAR for p in parts):
+        return [constraint]
+    return list(parts)
 
 
 class Tables:
@@ -252,14 +282,7 @@ class BacktrackingBackend(Backend):
 
     def compiled(self, puzzle: Puzzle) -> PuzzleIndex:
         """:func:`compile_puzzle`, kept for the last few structures (by value)."""
-        key = (
-            puzzle.values,
-            puzzle.cells,
-            puzzle.units,
-            puzzle.cages,
-            puzzle.relations,
-            puzzle.clues,
-        )
+        key = (puzzle.values, puzzle.cells, puzzle.constraints)
         found = self._compiled.get(key)
         if found is None:
             if len(self._compiled) >= CACHED_STRUCTURES:

@@ -22,14 +22,17 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
+from cp_sudoku.errors import PuzzleError, Unsupported, UsageError
 from cp_sudoku.model import (
-    CONSTRAINT_TYPES,
+    Clash,
     Constraint,
     Grid,
     Puzzle,
     out_of_reach,
+    repeated_givens,
 )
-from cp_sudoku.model.errors import UsageError
+from cp_sudoku.numbers import MAX_DIGITS, in_range
 
 Status = Literal["unique", "multiple", "none", "unknown"]
 STATUSES: tuple[Status, ...] = ("unique", "multiple", "none", "unknown")
@@ -52,8 +55,9 @@ class Result:
     - ``stats``: the back end's own effort counts (:attr:`Backend.statistics`).
     - ``stopped``: what ended an incomplete search: ``solution limit``,
       ``time limit``, ``effort limit``, ``interrupted``, ``declined``; None
-      when complete.
-    - ``reason``: why it declined (``not supported by dlx: cage``), else None.
+      when complete.  The time limit bounds compiling too.
+    - ``reason``: why it declined (``not supported by dlx: Cage``, ``table for
+      ... exceeds 200000 tuples``) or why compiling stopped, else None.
     """
 
     backend: str
@@ -82,6 +86,21 @@ def status_of(found: int, complete: bool) -> Status:
     if not complete:
         return "unknown"
     return "unique" if found == 1 else "none"
+
+
+#: The last puzzle :func:`_repeated_givens` looked at, and what it found (one tuple: a
+#: thread reads both or neither).
+_LAST_GIVENS: tuple[object, list[Clash]] = (None, [])
+
+
+def _repeated_givens(puzzle: Puzzle) -> list[Clash]:
+    """:func:`repeated_givens`, once per puzzle object when several back ends solve it."""
+    global _LAST_GIVENS
+    last, found = _LAST_GIVENS
+    if last is not puzzle:
+        found = repeated_givens(puzzle)
+        _LAST_GIVENS = (puzzle, found)
+    return found
 
 
 def check_limits(limit: int, time_limit: float | None) -> float | None:
@@ -214,8 +233,8 @@ class Backend(ABC):
     name: str = ""
     #: A short description for listings.
     summary: ClassVar[str] = ""
-    #: The constraint types it compiles (others are declined).
-    supports: ClassVar[frozenset[type[Constraint]]] = CONSTRAINT_TYPES
+    #: The constraint types it compiles (others are declined); None: every type.
+    supports: ClassVar[frozenset[type[Constraint]] | None] = None
     #: The names of its effort counts in :attr:`Result.stats`.
     statistics: ClassVar[tuple[str, ...]] = ()
     #: The statistics that measure encoding size (not effort).
@@ -237,7 +256,7 @@ class Backend(ABC):
 
     def declines(self, puzzle: Puzzle) -> str | None:
         """Why this back end does not solve ``puzzle`` (``not supported by dlx: Cage``), or None."""
-        if self.supports is CONSTRAINT_TYPES:
+        if self.supports is None:
             return None
         missing = {type(c) for c in puzzle.constraints} - self.supports
         if not missing:
@@ -265,24 +284,42 @@ class Backend(ABC):
         Raises:
             UsageError: a limit that is not a positive integer, or a time limit
                 that is NaN, zero or negative.
+            PuzzleError: a cage target of more than 18 digits that its cells
+                could reach (no 64-bit solver takes it; one out of reach is none).
         """
         time_limit = check_limits(limit, time_limit)
         reason = self.declines(puzzle)
         if reason is not None:
             return Result(self.name, "unknown", (), False, 0.0, {}, 0, "declined", reason)
-        far = out_of_reach(puzzle) if puzzle.cages else []
-        if far:  # a target past any value sum or product: no solver should see the number
+        # Givens that repeat in a unit, or a target past any sum or product: none, whichever
+        # back end runs (no solver should see a contradiction in its givens, nor such a number)
+        far = _repeated_givens(puzzle) or (out_of_reach(puzzle) if puzzle.cages else [])
+        if not far:  # a target some values reach, but too large for a 64-bit solver
+            huge = next((cage for cage in puzzle.cages if not in_range(cage.target)), None)
+            if huge is not None:
+                raise PuzzleError(
+                    f"a cage target of {len(str(huge.target))} digits that its cells could "
+                    f"reach: no back end here takes targets over {MAX_DIGITS} digits",
+                    cells=huge.cells,
+                )
+        if far:
             why = "; ".join(clash.message for clash in far)
             return Result(self.name, "none", (), True, 0.0, {}, 0, None, why)
         with self._lock:
             clock = Clock(time_limit)
             sink = Sink(limit, limit if keep is None else min(keep, limit))
             stats: dict[str, int] = {}
+            reason = None
             try:
-                complete = self.search(puzzle, sink, clock, stats)
+                with compile_deadline(clock.deadline):
+                    complete = self.search(puzzle, sink, clock, stats)
                 stopped = None
             except Interrupted:
                 complete, stopped = False, "interrupted"
+            except OutOfTime as error:
+                complete, stopped, reason = False, "time limit", str(error)
+            except Unsupported as error:  # a type it cannot express, a table past the cap
+                complete, stopped, reason = False, "declined", str(error)
             seconds = time.perf_counter() - clock.start
         complete = complete and not sink.full
         if not complete and stopped is None:
@@ -296,6 +333,7 @@ class Backend(ABC):
             stats=stats,
             count=sink.count,
             stopped=stopped,
+            reason=reason,
         )
 
     @staticmethod

@@ -1,6 +1,7 @@
 """The ``cpsat`` back end: OR-Tools CP-SAT.
 
-Compilation, one step per constraint type: one integer variable per cell,
+Compilation, one step per constraint class (:data:`NATIVE`; any other type goes
+through its decomposition into the core primitives): one integer variable per cell,
 its domain the cell's candidates (with ``reduce_domains``: the values its
 given peers leave, a given cell fixed to its value); ``add_all_different``
 per unit; a linear sum for a ``+`` cage, ``add_multiplication_equality`` for
@@ -10,7 +11,12 @@ sparse unit by one Boolean per cell and height and ``add_exactly_one`` per
 height; and for every other constraint (``-``, ``/``, ``?`` cages, relations)
 a table of allowed tuples
 (``add_allowed_assignments``; never the integer division constraint, which
-truncates so that 7/2 would count as 3).
+truncates so that 7/2 would count as 3).  The primitives: ``AllDifferent`` by
+``add_all_different``, ``Linear`` as a linear (in)equality, ``Pair`` and
+``Table`` by ``add_allowed_assignments`` over the cells' domains.  Sandwich and
+X-sum clues (:class:`~cp_sudoku.constraints.automaton.Automaton` types, whose
+tables run to tens of thousands of tuples) by ``add_automaton`` over their
+reachable states.
 
 Counting: a single worker enumerates solutions through a callback and stops
 at the limit (several workers can report one solution twice).  A search
@@ -29,7 +35,10 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 
 from cp_sudoku.backends.base import Backend, Clock, Interrupted, Option, Sink
-from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.constraints import AllDifferent, Linear, Pair, Relation, Table
+from cp_sudoku.constraints.automaton import Automaton, State
+from cp_sudoku.constraints.outside import Sandwich, XSum
+from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.shapes import Shape, shape_of
 from cp_sudoku.model import (
     Cage,
@@ -82,32 +91,62 @@ class _Builder:
             index = puzzle.index
             for cell, value in puzzle.givens.items():
                 model.add(self.vars[index[cell]] == value)
-        dispatch(puzzle, self, self.table)
+        compile_rules(puzzle, self, NATIVE, "cpsat")
         self.result = (model, self.vars)
 
     def of(self, constraint: Constraint) -> list[cp_model.IntVar]:
         index = self.puzzle.index
         return [self.vars[index[c]] for c in constraint.cells]
 
-    def unit(self, unit: Unit) -> None:
+    def unit(self, unit: Unit | AllDifferent) -> None:
         self.model.add_all_different(self.of(unit))
+
+    def linear(self, linear: Linear) -> None:
+        """``sum(k * x) op rhs``."""
+        total = sum(k * x for k, x in zip(linear.coeffs, self.of(linear), strict=True))
+        if linear.op == "==":
+            self.model.add(total == linear.rhs)
+        elif linear.op == "<=":
+            self.model.add(total <= linear.rhs)
+        elif linear.op == ">=":
+            self.model.add(total >= linear.rhs)
+        else:
+            self.model.add(total != linear.rhs)
 
     def cage(self, cage: Cage) -> None:
         xs = self.of(cage)
         if cage.op == "+":
             self.model.add(sum(xs) == cage.target)
         elif cage.op == "*":
-            self.model.add_multiplication_equality(cage.target, xs)
+            self.product(cage.target, xs)
         else:
             self.table(cage)
             return
         if cage.distinct and len(xs) > 1:
             self.model.add_all_different(xs)
 
+    def product(self, target: int, xs: list[cp_model.IntVar]) -> None:
+        """``prod(xs) == target``.  One ``add_multiplication_equality`` while the largest
+        product fits CP-SAT's integers; past 2**62 (a 20 x 20 KenKen's 15-cell cage: 20**15)
+        CP-SAT refuses that as a possible overflow, so the product is chained through
+        partial products, each between 1 and the target (values are at least 1 then)."""
+        low, high = self.puzzle.min_value, self.puzzle.max_value
+        if max(abs(low), abs(high)) ** len(xs) < 2**62 or low < 1 or target < 1:
+            self.model.add_multiplication_equality(target, xs)
+            return
+        partial: cp_model.IntVar = xs[0]
+        for x in xs[1:-1]:
+            step = self.model.new_int_var(1, target, "")
+            self.model.add_multiplication_equality(step, [partial, x])
+            partial = step
+        self.model.add_multiplication_equality(target, [partial, xs[-1]])
+
     def sparse_unit(self, unit: SparseUnit) -> None:
-        """Each height 1..top in exactly one cell: a Boolean per cell and height."""
+        """Each height 1..top in exactly one cell (a Boolean per cell and height), none
+        above ``top``: the other cells are left 0, the only value remaining."""
         holds: dict[int, list[cp_model.IntVar]] = {h: [] for h in range(1, unit.top + 1)}
         for x in self.of(unit):
+            self.model.add(x <= unit.top)
             for height, found in holds.items():
                 b = self.model.new_bool_var("")
                 self.model.add(x == height).only_enforce_if(b)
@@ -140,6 +179,39 @@ class _Builder:
         domains = [self.domains[index[c]] for c in constraint.cells]
         tuples = constraint.allowed(domains, self.puzzle.differ_pairs(constraint.cells))
         self.model.add_allowed_assignments(self.of(constraint), tuples)
+
+    def automaton(self, rule: Automaton) -> None:
+        """A rule read by an automaton (sandwich, x-sum): ``add_automaton`` over the
+        transitions of its runs that can still be accepted, over the cells' domains."""
+        index = self.puzzle.index
+        layers = rule.layers([self.domains[index[c]] for c in rule.cells])
+        ids: dict[State, int] = {rule.start(): 0}
+        triples = set()
+        for moves in layers:
+            for state, value, after in moves:
+                source = ids.setdefault(state, len(ids))
+                triples.add((source, value, ids.setdefault(after, len(ids))))
+        if not all(layers):  # no run is accepted
+            self.model.add_bool_or([])
+            return
+        finals = [number for state, number in ids.items() if rule.accept(state)]
+        self.model.add_automaton(self.of(rule), 0, finals, sorted(triples))
+
+
+#: The native step of each constraint class; other types go through their decomposition.
+NATIVE: dict[type[Constraint], Step] = {
+    Sandwich: _Builder.automaton,
+    XSum: _Builder.automaton,
+    Unit: _Builder.unit,
+    AllDifferent: _Builder.unit,
+    Cage: _Builder.cage,
+    SparseUnit: _Builder.sparse_unit,
+    Visibility: _Builder.visibility,
+    Relation: _Builder.table,
+    Linear: _Builder.linear,
+    Pair: _Builder.table,
+    Table: _Builder.table,
+}
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):

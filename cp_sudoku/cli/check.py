@@ -19,13 +19,12 @@ from cp_sudoku.cli.report import ms, plural, problems
 from cp_sudoku.cli.to_file import table_options
 from cp_sudoku.display import error_record, verdict_record
 from cp_sudoku.io import Entry, grid_string
-from cp_sudoku.model import cell_name
 from cp_sudoku.run import Checked, Outcome, Summary
 from cp_sudoku.run.batch import Input, check_run
 from cp_sudoku.run.cluster import parse_cluster
 from cp_sudoku.run.summary import STATUSES
 from cp_sudoku.workbench.core import why_none
-from cp_sudoku.workbench.differ import count_words, verdict_differences
+from cp_sudoku.workbench.differ import count_words
 
 
 @click.command()
@@ -146,13 +145,8 @@ def text_line(entry: Entry, checked: Checked) -> str:
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
     solution = grid_string(verdict.solution, alphabet) if verdict.solution else "-"
     line = f"{entry.label}  {verdict.status:<8}  {solution}  {times}"
-    if verdict.status == "multiple":
+    if verdict.status == "multiple":  # which grids were found varies with --jobs: not shown
         line += f"  {count_words(verdict)}"
-        differ = verdict_differences(entry.puzzle, verdict) if entry.puzzle else []
-        if differ:
-            line += "  differ: " + " ".join(
-                f"{cell_name(d.cell)}={d.values[0]}|{d.values[1]}" for d in differ
-            )
     if verdict.reason:
         line += f"  reason: {verdict.reason}"
     for name in verdict.declined:

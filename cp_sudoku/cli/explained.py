@@ -17,7 +17,7 @@ def two_solutions(puzzle: Puzzle, verdict: Verdict) -> str:
     then ``Differ at r3c2 (1 | 3), ...``."""
     found = verdict_differences(puzzle, verdict)
     marks = [cell_name(d.cell) for d in found]
-    first, second = verdict.solutions[:2]
+    first, second = sorted(verdict.solutions)[:2]
     grids = beside(
         [render_grid(puzzle), grid_text(puzzle, first, marks), grid_text(puzzle, second, marks)],
         ("Puzzle", "Solution 1", "Solution 2"),

@@ -24,12 +24,21 @@ from cp_sudoku.model import UsageError
 
 @click.command()
 @click.option(
-    "--kind", type=click.Choice(list(KINDS)), default="sudoku", show_default=True, metavar="KIND"
+    "--kind",
+    type=click.Choice(list(KINDS)),
+    default="sudoku",
+    show_default=True,
+    metavar="KIND",
+    help=", ".join(KINDS) + ".",
 )
 @click.option("--size", type=click.IntRange(2, 36), default=None, help="n (default 9; Kakuro 6).")
 @click.option("--box", default=None, metavar="RxC", help="Box shape (default the squarest).")
 @click.option(
-    "--extras", multiple=True, type=click.Choice(EXTRAS), metavar="EXTRA", help="Sudoku extras."
+    "--extras",
+    multiple=True,
+    type=click.Choice(EXTRAS),
+    metavar="EXTRA",
+    help="Sudoku extras: " + ", ".join(EXTRAS) + ".",
 )
 @click.option("--regions", default=None, metavar="LABELS", help="Jigsaw regions: n*n labels.")
 @click.option("--symmetry", type=click.Choice(list(SYMMETRIES)), default="none", show_default=True)

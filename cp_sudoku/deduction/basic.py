@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 
+from cp_sudoku.constraints import TableTooLarge
 from cp_sudoku.deduction.groups import Group
 from cp_sudoku.deduction.state import State, Step, bits
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
@@ -114,7 +115,11 @@ def _allowed(st: State, rule: Constraint, masks: tuple[int, ...]) -> list[int]:
                         ok[i] |= 1 << d
         return ok
     domains = [[values[d] for d in bits(m)] for m in masks]
-    for row in rule.allowed(domains, st.puzzle.differ_pairs(rule.cells)):
+    try:
+        rows = rule.allowed(domains, st.puzzle.differ_pairs(rule.cells))
+    except TableTooLarge:  # too many to list: the rule removes nothing here
+        return list(masks)
+    for row in rows:
         for i, v in enumerate(row):
             ok[i] |= 1 << (v - first)
     return ok

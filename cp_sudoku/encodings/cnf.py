@@ -27,7 +27,8 @@ extended encoding with the givens applied before writing it, so a given cell
 has no variable, a value taken by a given peer has no variable, and a value
 already given in a unit needs no definedness clause.
 
-Other constraint types, compiled through :func:`~cp_sudoku.encodings.dispatch.dispatch`:
+Other constraint types, compiled through :func:`~cp_sudoku.encodings.dispatch.compile_rules`
+(:data:`NATIVE`, by class; a type without an entry through its decomposition):
 
 - a sum cage with distinct values: one selector variable per valid digit set;
   ``OR(selectors)``; a selector forbids every value outside its set in every
@@ -38,14 +39,29 @@ Other constraint types, compiled through :func:`~cp_sudoku.encodings.dispatch.di
   two cells): one binary clause per forbidden pair of values (the support
   encoding needs no auxiliary variable there);
 - a :class:`~cp_sudoku.model.SparseUnit`: at most one cell per height
-  (pairwise) and at least one (a clause per height);
+  (pairwise) and at least one (a clause per height), no height above its top;
 - a :class:`~cp_sudoku.model.Visibility` (Skyscraper clue): prefix maxima,
   ``above(j, h)`` = some cell up to position j holds h or more; cell j is seen
   when it holds a value v with ``above(j - 1, v)`` false; exactly ``count``
   cells are seen (a sequential counter, Sinz, "Towards an Optimal CNF
   Encoding of Boolean Cardinality Constraints", CP 2005), with both
   directions of every definition so that the count is exact;
-- every other constraint (cages of three or more cells): the allowed-tuple table,
+- a :class:`~cp_sudoku.constraints.Linear` (and a ``+`` cage without distinct
+  values): layered partial sums, the MDD encoding of a linear constraint (Abio,
+  Nieuwenhuis, Oliveras and Rodriguez-Carbonell, "A New Look at BDDs for
+  Pseudo-Boolean Constraints", JAIR 2012): a variable ``P(j, s)`` per reachable
+  partial sum ``s`` of the first ``j`` cells, ``P(j, s) and x(j, v) ->
+  P(j + 1, s + k v)``, and a clause forbidding each step to a partial sum that
+  can no longer meet the right-hand side;
+- a :class:`~cp_sudoku.constraints.Pair`: its forbidden pairs, as for two-cell
+  constraints; an :class:`~cp_sudoku.constraints.AllDifferent`: as a unit;
+- a sandwich or X-sum clue (an :class:`~cp_sudoku.constraints.automaton.Automaton`):
+  the same layered scheme over the automaton's states, Bacchus's encoding of the
+  ``regular`` constraint ("GAC via unit propagation", CP 2007): ``P(j, q) and
+  x(j, v) -> P(j + 1, step(q, v))``, and ``not (P(j, q) and x(j, v))`` for a
+  digit that leaves no accepted run;
+- every other constraint (a :class:`~cp_sudoku.constraints.Table`, cages of three
+  or more cells): the allowed-tuple table,
   one selector per allowed tuple; ``OR(selectors)``; a selector implies each
   of its cell values; a cell value implies one of the selectors that use it.
 
@@ -60,7 +76,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
 
-from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table
+from cp_sudoku.constraints.automaton import Automaton, State
+from cp_sudoku.constraints.outside import Sandwich, XSum
+from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import (
     Cage,
@@ -197,30 +216,40 @@ class _Writer:
                 self.clauses.extend([-a, -b] for a, b in combinations(lits.values(), 2))
         if not simplify:
             self.clauses.extend([self.literal[index[c]][v]] for c, v in puzzle.givens.items())
-        dispatch(puzzle, self, self.table)
+        compile_rules(puzzle, self, NATIVE, "sat")
         self.cnf = Cnf(self.top, self.clauses, self.literal, self.fixed, puzzle.cells, encoding)
 
     def members(self, constraint: Constraint) -> list[int]:
         index = self.puzzle.index
         return [index[c] for c in constraint.cells]
 
-    def unit(self, unit: Unit, definedness: bool | None = None) -> None:
+    def unit(self, unit: Unit | AllDifferent, definedness: bool | None = None) -> None:
         """Unit uniqueness, and unit definedness for a unit holding every value."""
         members = self.members(unit)
         if definedness is None:
             definedness = self.encoding in ("extended", "optimised")
         full = definedness and len(members) == len(self.puzzle.values)
-        given_here = {self.fixed[i] for i in members if i in self.fixed}
+        given = [self.fixed[i] for i in members if i in self.fixed]
+        given_here = set(given)
+        if len(given_here) < len(given):  # two givens alike (not peers: no unit saw them)
+            self.clauses.append([])
         for value in self.puzzle.values:
             lits = [self.literal[i][value] for i in members if value in self.literal[i]]
+            if value in given_here:  # a given's value is out for the others (an all-different
+                self.clauses.extend([-x] for x in lits)  # outside the units: no peer saw it)
+                continue
             self.clauses.extend([-a, -b] for a, b in combinations(lits, 2))
-            if full and value not in given_here:
+            if full:
                 self.clauses.append(lits)
 
     def sparse_unit(self, unit: SparseUnit) -> None:
         """Each height 1..top at most once (pairwise) and at least once."""
         members = self.members(unit)
         given_here = {self.fixed[i] for i in members if i in self.fixed}
+        for i in members:  # no height above top: the cells left over can only be 0
+            self.clauses.extend([-x] for value, x in self.literal[i].items() if value > unit.top)
+            if self.fixed.get(i, 0) > unit.top:
+                self.clauses.append([])
         for value in range(1, unit.top + 1):
             lits = [self.literal[i][value] for i in members if value in self.literal[i]]
             self.clauses.extend([-a, -b] for a, b in combinations(lits, 2))
@@ -244,6 +273,8 @@ class _Writer:
             self.digit_sets(cage)
         elif len(cage.cells) == 2:
             self.pairs(cage)
+        elif cage.op == "+":
+            self.linear(Linear(cage.cells, [1] * len(cage.cells), "==", cage.target))
         else:
             self.table(cage)
 
@@ -271,10 +302,6 @@ class _Writer:
                 )
         self.selectors(members, selectors, support)
 
-    def relation(self, relation: Relation) -> None:
-        """A relation of two cells: its forbidden pairs of values."""
-        self.pairs(relation)
-
     def pairs(self, constraint: Constraint) -> None:
         """A two-cell constraint: one binary clause per forbidden pair of values."""
         a, b = self.members(constraint)
@@ -287,6 +314,38 @@ class _Writer:
                 self.clauses.append(
                     [-x for x in (self.lit(a, va), self.lit(b, vb)) if x is not None]
                 )
+
+    def linear(self, linear: Linear) -> None:
+        """Layered partial sums (module docstring): ``P(j, s)`` per reachable partial sum."""
+        members = self.members(linear)
+        steps = [
+            (k, i, [k * v for v in self.domain(i)])
+            for k, i in zip(linear.coeffs, members, strict=True)
+        ]
+        low = [0] * (len(steps) + 1)  # least and greatest sum of the cells from j on
+        high = [0] * (len(steps) + 1)
+        for j in range(len(steps) - 1, -1, -1):
+            terms = steps[j][2] or [0]
+            low[j], high[j] = low[j + 1] + min(terms), high[j + 1] + max(terms)
+        true = self.new()
+        self.clauses.append([true])
+        layer = {0: true}
+        for j, (k, i, _) in enumerate(steps):
+            after: dict[int, int] = {}
+            for total, p in layer.items():
+                for value in self.domain(i):
+                    x = self.lit(i, value)
+                    if x == 0:
+                        continue
+                    reached = total + k * value
+                    given = [-x] if x is not None else []
+                    if not _can_meet(linear, reached + low[j + 1], reached + high[j + 1]):
+                        self.clauses.append([-p, *given])
+                        continue
+                    if reached not in after:
+                        after[reached] = self.new()
+                    self.clauses.append([-p, *given, after[reached]])
+            layer = after
 
     def new(self) -> int:
         """A fresh auxiliary variable."""
@@ -365,6 +424,59 @@ class _Writer:
         for i in members:
             for value, x in self.literal[i].items():
                 self.clauses.append([-x, *support.get((i, value), [])])
+
+    def automaton(self, rule: Automaton) -> None:
+        """Layered states (Bacchus, CP 2007): a literal per reachable state of each layer;
+        state and digit imply the next state, a digit with no live move is excluded."""
+        true = self.new()
+        self.clauses.append([true])
+        members = self.members(rule)
+        layers = rule.layers([self.domain(i) for i in members])
+        current = {rule.start(): true}
+        for i, moves in zip(members, layers, strict=True):
+            step = {(state, value): after for state, value, after in moves}
+            following: dict[State, int] = {}
+            for state, p in current.items():
+                for value in self.domain(i):
+                    x = self.lit(i, value)
+                    if x == 0:
+                        continue
+                    given = [-x] if x is not None else []
+                    after = step.get((state, value))
+                    if after is None:
+                        self.clauses.append([-p, *given])
+                        continue
+                    if after not in following:
+                        following[after] = self.new()
+                    self.clauses.append([-p, *given, following[after]])
+            current = following
+
+
+def _can_meet(linear: Linear, low: int, high: int) -> bool:
+    """Whether a sum known to lie in ``low..high`` can still meet ``linear``'s comparison."""
+    if linear.op == "==":
+        return low <= linear.rhs <= high
+    if linear.op == "<=":
+        return low <= linear.rhs
+    if linear.op == ">=":
+        return high >= linear.rhs
+    return not low == high == linear.rhs
+
+
+#: The native step of each constraint class; other types go through their decomposition.
+NATIVE: dict[type[Constraint], Step] = {
+    Sandwich: _Writer.automaton,
+    XSum: _Writer.automaton,
+    Unit: _Writer.unit,
+    AllDifferent: _Writer.unit,
+    SparseUnit: _Writer.sparse_unit,
+    Cage: _Writer.cage,
+    Relation: _Writer.pairs,
+    Visibility: _Writer.visibility,
+    Linear: _Writer.linear,
+    Pair: _Writer.pairs,
+    Table: _Writer.table,
+}
 
 
 def compiled_clauses(puzzle: Puzzle, encoding: str = "extended") -> int:

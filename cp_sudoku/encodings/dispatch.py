@@ -1,25 +1,50 @@
-"""Compile a puzzle's constraints by one method of a compiler per constraint type."""
+"""Compile a puzzle's constraints: a back end's native encodings by class, else the core.
+
+A back end or exporter keeps ``NATIVE: dict[type[Constraint], Step]``, keyed by
+class (a step is ``(writer, constraint) -> None``, usually a method of its
+writer class).  :func:`compile_rules` sends each constraint to the step of its
+own class when there is one, else decomposes it into the core primitives
+(:meth:`~cp_sudoku.constraints.Constraint.decompose`: ``AllDifferent``,
+``Linear``, ``Pair``, ``Table``) and sends each part to the step of the part's
+class.  A part without a step is declined: :class:`~cp_sudoku.model.Unsupported`
+with a reason, never a crash and never a constraint dropped.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from cp_sudoku.model import Cage, Constraint, Puzzle, Relation, SparseUnit, Unit, Visibility
+from cp_sudoku.constraints.base import check_deadline
+from cp_sudoku.model import Constraint, Puzzle, Unsupported
 
-#: The name of the compiler method that compiles each constraint type.
-STEPS: dict[type[Constraint], str] = {
-    Unit: "unit",
-    SparseUnit: "sparse_unit",
-    Cage: "cage",
-    Relation: "relation",
-    Visibility: "visibility",
-}
+#: A native compile step: (the writer, the constraint) -> None.
+Step = Callable[[Any, Any], None]
 
 
-def dispatch(puzzle: Puzzle, compiler: object, fallback: Callable[[Constraint], object]) -> None:
-    """Compile every constraint of ``puzzle`` (in :attr:`Puzzle.constraints` order): by the
-    method of ``compiler`` that :data:`STEPS` names for its type when ``compiler`` has one,
-    else by ``fallback`` (an allowed-tuple table, or an error)."""
+def compile_rules(
+    puzzle: Puzzle, writer: object, native: Mapping[type[Constraint], Step], name: str
+) -> None:
+    """Compile every constraint of ``puzzle`` (:attr:`Puzzle.constraints` order) into
+    ``writer`` through ``native`` (see the module docstring); ``name`` is the back end's
+    or format's, for the reason of a decline.
+
+    Raises:
+        Unsupported: a part ``native`` has no step for (``not supported by NAME: ...``);
+            :class:`~cp_sudoku.constraints.TableTooLarge` past the table cap;
+            :class:`~cp_sudoku.constraints.base.OutOfTime` past the compile deadline.
+    """
     for constraint in puzzle.constraints:
-        step = getattr(compiler, STEPS.get(type(constraint), ""), None)
-        (step or fallback)(constraint)
+        step = native.get(type(constraint))
+        if step is not None:
+            step(writer, constraint)
+            continue
+        for part in constraint.decompose(puzzle):
+            part_step = native.get(type(part))
+            if part_step is None:
+                raise Unsupported(
+                    f"not supported by {name}: {constraint.describe()} "
+                    f"({type(part).__name__} has no {name} encoding)"
+                )
+            part_step(writer, part)
+        check_deadline()

@@ -66,6 +66,11 @@ EXPORTERS: dict[str, Exporter] = {
         ".lp",
         "the 0-1 model in CPLEX LP format",
     ),
+    "fpuzzles": Exporter(
+        "cp_sudoku.io.fpuzzles_write:fpuzzles",
+        ".fpuzzles.txt",
+        "f-puzzles JSON, with the f-puzzles link on a '#' line above it",
+    ),
     "mps": Exporter(
         "cp_sudoku.encodings.mps:mps",
         ".mps",

@@ -18,10 +18,14 @@ The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
   ``abs(a - b) = k``, the ratio disjunction;
 - a :class:`~cp_sudoku.model.Visibility` clue: the buildings seen, each a
   cell taller than every cell before it, summed with ``bool2int``;
+- the core primitives: ``all_different``; a linear (in)equality ``sum([k *
+  x, ...]) op rhs``; a :class:`~cp_sudoku.constraints.Pair` or
+  :class:`~cp_sudoku.constraints.Table` as the ``table`` global;
 - ``solve satisfy``.
 
-Every constraint is written by the method of its type; there is no tuple
-fallback because MiniZinc states each rule directly.
+Every constraint is written by the step of its class (:data:`NATIVE`); any other
+type goes through its decomposition into those primitives (a bounded table at
+worst, :class:`~cp_sudoku.constraints.TableTooLarge` past the cap).
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.constraints import AllDifferent, Linear, Pair, Relation, Table
+from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.text import TextWriter
 from cp_sudoku.model import (
     Cage,
@@ -83,6 +88,7 @@ class _Writer(TextWriter):
         lines = [
             f"% cp-sudoku: {puzzle!r}",
             'include "all_different.mzn";',
+            'include "table.mzn";',
         ]
         if self.grid_shaped:
             lines.append(f"array[1..{puzzle.rows}, 1..{puzzle.cols}] of var {low}..{high}: x;")
@@ -92,7 +98,7 @@ class _Writer(TextWriter):
         for cell, value in sorted(puzzle.givens.items()):
             lines.append(f"constraint {self.ref(cell)} = {value};")
         self.lines = lines
-        dispatch(puzzle, self, self.unsupported)
+        compile_rules(puzzle, self, NATIVE, "minizinc")
         lines.append("solve satisfy;")
         self.result = MiniZincModel("\n".join(lines) + "\n", self.grid_shaped)
 
@@ -102,8 +108,21 @@ class _Writer(TextWriter):
     def rule(self, text: str, note: str) -> None:
         self.lines.append(f"constraint {text};  % {note}")
 
-    def unit(self, unit: Unit) -> None:
-        self.rule(f"all_different({self.array(unit)})", unit.name)
+    def unit(self, unit: Unit | AllDifferent) -> None:
+        self.rule(f"all_different({self.array(unit)})", unit.describe())
+
+    def linear(self, linear: Linear) -> None:
+        terms = ", ".join(
+            f"{k} * {self.ref(c)}" for k, c in zip(linear.coeffs, linear.cells, strict=True)
+        )
+        op = "=" if linear.op == "==" else linear.op
+        self.rule(f"sum([{terms}]) {op} {linear.rhs}", linear.describe())
+
+    def table(self, constraint: Pair | Table) -> None:
+        rows = constraint.allowed([list(self.puzzle.values)] * len(constraint.cells))
+        flat = ", ".join(str(v) for row in rows for v in row)
+        matrix = f"array2d(1..{len(rows)}, 1..{len(constraint.cells)}, [{flat}])"
+        self.rule(f"table({self.array(constraint)}, {matrix})", constraint.describe())
 
     def sparse_unit(self, unit: SparseUnit) -> None:
         cells = self.array(unit)
@@ -130,8 +149,19 @@ class _Writer(TextWriter):
         )
         self.rule(seen, clue.describe())
 
-    def unsupported(self, constraint: Constraint) -> None:
-        raise TypeError(f"no MiniZinc rule for {type(constraint).__name__}")
+
+#: The step of each constraint class; other types go through their decomposition.
+NATIVE: dict[type[Constraint], Step] = {
+    Unit: _Writer.unit,
+    AllDifferent: _Writer.unit,
+    SparseUnit: _Writer.sparse_unit,
+    Cage: _Writer.cage,
+    Relation: _Writer.relation,
+    Visibility: _Writer.visibility,
+    Linear: _Writer.linear,
+    Pair: _Writer.table,
+    Table: _Writer.table,
+}
 
 
 def _operation(op: str, refs: list[str], target: int) -> str:

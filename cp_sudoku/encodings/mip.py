@@ -25,7 +25,12 @@ Programming Model for the Sudoku Problem", J. Online Math. 2008):
   ``sum_v v x[a, v] + 1 <= sum_w w x[b, w]``; ``non-consecutive``,
   ``difference`` and ``ratio`` are support inequalities: ``x[a, v] <= sum of
   x[b, w]`` over the values ``w`` allowed with ``v`` (both ways);
-- every other constraint (``- * / = ?`` cages, Skyscraper clues): a choice
+- the core primitives: an :class:`~cp_sudoku.constraints.AllDifferent` as a
+  unit; a :class:`~cp_sudoku.constraints.Linear` ``==``, ``<=``, ``>=`` as one
+  weighted row (``!=`` as a table); a :class:`~cp_sudoku.constraints.Pair` by
+  support inequalities;
+- every other constraint (``- * / = ?`` cages, Skyscraper clues, a
+  :class:`~cp_sudoku.constraints.Table`, ``!=``): a choice
   among its allowed tuples, ``sum_k t_k = 1`` and, per cell and value,
   ``x[c, v] = sum of t_k`` over the tuples giving ``c`` the value ``v``.
 
@@ -38,7 +43,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table, Visibility
+from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.model import (
     Cage,
     Constraint,
@@ -152,7 +158,7 @@ class _Builder:
                 var = mip.cell_vars[index[cell]][value]
                 mip.add_row(f"given_{cell_name(cell)}", [(var, 1)], "=", 1)
         self.tables = 0
-        dispatch(puzzle, self, self.table)
+        compile_rules(puzzle, self, NATIVE, "mip")
 
     def terms(self, i: int, weighted: bool = False) -> list[tuple[int, int]]:
         """Cell ``i``'s binaries as terms, with coefficient 1 or its value."""
@@ -170,10 +176,12 @@ class _Builder:
         if terms or sense == "=":
             self.mip.add_row(f"{name}_{value}", terms, sense, 1)
 
-    def unit(self, unit: Unit) -> None:
+    def unit(self, unit: Unit | AllDifferent) -> None:
         positions = self.positions(unit)
         sense = "=" if len(positions) == len(self.puzzle.values) else "<="
-        label = _label(unit.name)
+        label = _label(
+            unit.name if isinstance(unit, Unit) else f"alldiff {cell_name(unit.cells[0])}"
+        )
         for value in self.puzzle.values:
             self.once(label, positions, value, sense)
 
@@ -205,14 +213,34 @@ class _Builder:
             terms += [(var, -coef) for var, coef in self.terms(b, weighted=True)]
             self.mip.add_row(label, terms, "<=", -1)
             return
+        self.support(relation, label)
+
+    def pair(self, pair: Pair) -> None:
+        self.support(pair, f"pair_{cell_name(pair.cells[0])}_{cell_name(pair.cells[1])}")
+
+    def support(self, constraint: Relation | Pair, label: str) -> None:
+        """Two cells: each value of one at most the sum of the other's values allowed with it."""
+        a, b = self.positions(constraint)
         for first, second, order in ((a, b, 0), (b, a, 1)):
             for v, var in self.mip.cell_vars[first].items():
                 support = []
                 for w, other in self.mip.cell_vars[second].items():
                     pair = (v, w) if order == 0 else (w, v)
-                    if relation.holds(pair):
+                    if constraint.holds(pair):
                         support.append((other, -1))
                 self.mip.add_row(f"{label}_{order}_{v}", [(var, 1), *support], "<=", 0)
+
+    def linear(self, linear: Linear) -> None:
+        if linear.op == "!=":
+            self.table(linear)
+            return
+        terms = [
+            (var, k * coef)
+            for k, i in zip(linear.coeffs, self.positions(linear), strict=True)
+            for var, coef in self.terms(i, weighted=True)
+        ]
+        sense = "=" if linear.op == "==" else linear.op
+        self.mip.add_row(f"linear_{cell_name(linear.cells[0])}", terms, sense, linear.rhs)
 
     def table(self, constraint: Constraint) -> None:
         positions = self.positions(constraint)
@@ -230,6 +258,20 @@ class _Builder:
                 self.mip.add_row(
                     f"{label}_{cell_name(self.puzzle.cells[i])}_{value}", [(var, 1), *using], "=", 0
                 )
+
+
+#: The step of each constraint class; other types go through their decomposition.
+NATIVE: dict[type[Constraint], Step] = {
+    Unit: _Builder.unit,
+    AllDifferent: _Builder.unit,
+    SparseUnit: _Builder.sparse_unit,
+    Cage: _Builder.cage,
+    Relation: _Builder.relation,
+    Visibility: _Builder.table,
+    Linear: _Builder.linear,
+    Pair: _Builder.pair,
+    Table: _Builder.table,
+}
 
 
 def _label(name: str) -> str:

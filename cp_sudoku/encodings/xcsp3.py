@@ -16,8 +16,14 @@ PicatSAT and others.  The instance is a ``CSP``:
   cage an ``<allDifferent>``;
 - a :class:`~cp_sudoku.model.Relation`: ``<intension>`` (``lt``, ``dist``,
   the ratio disjunction);
-- every other constraint (``- * / = ?`` cages, Skyscraper clues): its allowed
-  tuples as ``<extension>`` supports.
+- an :class:`~cp_sudoku.constraints.AllDifferent`: ``<allDifferent>``; a
+  :class:`~cp_sudoku.constraints.Linear`: ``<sum>`` with ``<coeffs>`` and the
+  condition (``eq``, ``le``, ``ge``, ``ne``);
+- every other constraint (``- * / = ?`` cages, Skyscraper clues, a
+  :class:`~cp_sudoku.constraints.Pair` or :class:`~cp_sudoku.constraints.Table`):
+  its allowed tuples as ``<extension>`` supports.
+
+Steps by class (:data:`NATIVE`); any other type through its decomposition.
 
 Each constraint carries a ``note`` attribute saying what it is.
 """
@@ -28,7 +34,8 @@ from collections.abc import Mapping
 from typing import ClassVar
 from xml.sax.saxutils import quoteattr
 
-from cp_sudoku.encodings.dispatch import dispatch
+from cp_sudoku.constraints import AllDifferent, Linear, Pair, Relation, Table, Visibility
+from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.text import TextWriter
 from cp_sudoku.model import (
     Cage,
@@ -38,6 +45,9 @@ from cp_sudoku.model import (
     Unit,
     candidates,
 )
+
+#: The XCSP3 condition operator of each :class:`Linear` comparison.
+CONDITIONS = {"==": "eq", "<=": "le", ">=": "ge", "!=": "ne"}
 
 
 def xcsp3(puzzle: Puzzle) -> str:
@@ -76,7 +86,7 @@ class _Writer(TextWriter):
                 "    </instantiation>",
             ]
         self.domains = candidates(puzzle)
-        dispatch(puzzle, self, self.table)
+        compile_rules(puzzle, self, NATIVE, "xcsp3")
         self.lines += ["  </constraints>", "</instance>"]
         self.text = "\n".join(self.lines) + "\n"
 
@@ -86,8 +96,17 @@ class _Writer(TextWriter):
     def element(self, tag: str, note: str, body: str) -> None:
         self.lines.append(f"    <{tag} note={quoteattr(note)}>{body}</{tag}>")
 
-    def unit(self, unit: Unit) -> None:
-        self.element("allDifferent", unit.name, f" {self.refs(unit)} ")
+    def unit(self, unit: Unit | AllDifferent) -> None:
+        self.element("allDifferent", unit.describe(), f" {self.refs(unit)} ")
+
+    def linear(self, linear: Linear) -> None:
+        self.element(
+            "sum",
+            linear.describe(),
+            f"\n      <list> {self.refs(linear)} </list>"
+            f"\n      <coeffs> {' '.join(map(str, linear.coeffs))} </coeffs>"
+            f"\n      <condition> ({CONDITIONS[linear.op]},{linear.rhs}) </condition>\n    ",
+        )
 
     def sparse_unit(self, unit: SparseUnit) -> None:
         heights = range(unit.top + 1)
@@ -130,6 +149,20 @@ class _Writer(TextWriter):
             f"\n      <list> {self.refs(constraint)} </list>"
             f"\n      <supports> {supports} </supports>\n    ",
         )
+
+
+#: The step of each constraint class; other types go through their decomposition.
+NATIVE: dict[type[Constraint], Step] = {
+    Unit: _Writer.unit,
+    AllDifferent: _Writer.unit,
+    SparseUnit: _Writer.sparse_unit,
+    Cage: _Writer.cage,
+    Relation: _Writer.relation,
+    Visibility: _Writer.table,
+    Linear: _Writer.linear,
+    Pair: _Writer.table,
+    Table: _Writer.table,
+}
 
 
 def _comment(text: str) -> str:

@@ -6,7 +6,7 @@
     for made in generate(Request(kind="sudoku", symmetry="rot180"), count=3, seed=7):
         print(made.puzzle, made.grade)
 
-- :mod:`.oracle`: one incremental SAT solver per rule set (givens as assumptions);
+- :mod:`.oracle`: one incremental SAT solver per puzzle made (givens as assumptions);
 - :mod:`.symmetry`: symmetries, orbits, whether a shape has one;
 - :mod:`.dig`: givens added until unique, then dug while unique;
 - :mod:`.rules`: per kind, the rules drawn from a solution (cages, runs, signs, clues);
@@ -18,6 +18,7 @@
 
 from cp_sudoku.generate.making import Generated, GenerationBug, OutOfTries, Request, make
 from cp_sudoku.generate.rules import KINDS
+from cp_sudoku.generate.stream import generate
 from cp_sudoku.generate.symmetry import SYMMETRIES
 
 __all__ = [
@@ -27,5 +28,6 @@ __all__ = [
     "GenerationBug",
     "OutOfTries",
     "Request",
+    "generate",
     "make",
 ]

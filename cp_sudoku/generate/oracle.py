@@ -50,7 +50,7 @@ class Oracle:
         self.cnf = cnf or to_cnf(self.puzzle, "extended")
         self.index = self.puzzle.index
         self.sat = Solver(name=SOLVER, bootstrap_with=self.cnf.clauses)
-        self.calls = 0
+        self._top = self.cnf.num_vars  # the last variable in use (guards come after)
 
     def literal(self, cell: Cell, value: int) -> int:
         """The variable of ``cell = value``."""
@@ -78,7 +78,6 @@ class Oracle:
             chosen = rng.choice(values)
             phases.extend(lits[v] if v == chosen else -lits[v] for v in values)
         self.sat.set_phases(phases)
-        self.calls += 1
         if not self.sat.solve(assumptions=[*self._assumed(givens), *extra]):
             return None
         return self.cnf.decode(self.sat.get_model())
@@ -92,7 +91,6 @@ class Oracle:
         blocking = self.cnf.blocking_clause(solution)
         guard = self._fresh()
         self.sat.add_clause([-guard, *blocking])
-        self.calls += 1
         try:
             if not self.sat.solve(assumptions=[*self._assumed(givens), guard]):
                 return None
@@ -101,7 +99,8 @@ class Oracle:
             self.sat.add_clause([-guard])
 
     def _fresh(self) -> int:
-        self._top = max(getattr(self, "_top", self.cnf.num_vars), self.sat.nof_vars()) + 1
+        """A variable no clause has used yet (an activation literal)."""
+        self._top += 1
         return self._top
 
     def removable(
@@ -114,11 +113,9 @@ class Oracle:
         index = self.index
         differs = [-self.literal(cell, solution[index[cell]]) for cell in removed]
         if len(differs) == 1:
-            self.calls += 1
             return not self.sat.solve(assumptions=[*self._assumed(kept), differs[0]])
         guard = self._fresh()
         self.sat.add_clause([-guard, *differs])
-        self.calls += 1
         try:
             return not self.sat.solve(assumptions=[*self._assumed(kept), guard])
         finally:

@@ -487,7 +487,7 @@ def _kakuro(n: int, rng: random.Random, rounds: int = 200) -> tuple[Puzzle, Grid
                 cells=tuple(cells),
                 max_value=9,
                 kind="kakuro",
-                units=tuple(Unit("run", run, "run") for run in runs),
+                constraints=tuple(Unit("run", run, "run") for run in runs),
             )
             with Oracle(fill) as filler:
                 keep = [

@@ -18,6 +18,8 @@ format             read by, detected by
 ``xcsp3``          Kakuro JSON (a ``.json`` file with nRows, nCols, clues)
 ``kuso``           Kakuro CSV (a ``.csv`` file with ``\\`` in its first row)
 ``puzzlekit``      a ``.json`` puzzlekit collection (:mod:`cp_sudoku.io.puzzlekit`)
+``fpuzzles``       :mod:`cp_sudoku.io.fpuzzles`; f-puzzles JSON (``size`` and
+                   ``grid``), or a first line that is an f-puzzles string or link
 =================  ==========================================================
 
 Adding a format::
@@ -44,6 +46,7 @@ from pathlib import Path
 from cp_sudoku.io.alphabet import Alphabet, parse_alphabet
 from cp_sudoku.io.collections import read_arithmatrix, read_kuso, read_xcsp3
 from cp_sudoku.io.entry import Entry
+from cp_sudoku.io.fpuzzles import read_fpuzzles, sniff_fpuzzles
 from cp_sudoku.io.grammar import SEPARATOR, numbers_layout, skipped, strip_comment, symbols, tokens
 from cp_sudoku.io.limits import MAX_LINE
 from cp_sudoku.io.lines import csv_delimiter, csv_entries, grid_entries, line_entries, parse_line
@@ -89,6 +92,7 @@ READERS: dict[str, Reader] = {
     "xcsp3": _from_path("xcsp3", read_xcsp3),
     "kuso": _from_path("kuso", read_kuso),
     "puzzlekit": _from_path("puzzlekit", read_puzzlekit),
+    "fpuzzles": read_fpuzzles,
 }
 
 
@@ -133,7 +137,7 @@ def _sniff_csv(head: Sequence[str], source: str) -> str | None:
 
 
 #: Format sniffers, tried in order; each returns a format name only when certain.
-SNIFFERS: list[Sniffer] = [_sniff_variant, _sniff_collection, _sniff_csv]
+SNIFFERS: list[Sniffer] = [sniff_fpuzzles, _sniff_variant, _sniff_collection, _sniff_csv]
 
 
 def detect_format(head: Sequence[str], source: str = "<input>") -> str:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cp_sudoku.constraints import REGISTRY, Constraint
 from cp_sudoku.io.alphabet import DIGITS, NUMBERS, Alphabet, Where
 from cp_sudoku.io.grammar import grid_rows, grid_values, strip_comment, tokens
 from cp_sudoku.io.limits import MAX_SIZE
@@ -22,7 +23,13 @@ from cp_sudoku.kinds.base import CageText, GridText, RelationText
 from cp_sudoku.kinds.grid import parse_box
 from cp_sudoku.kinds.kakuro import Clue, Square
 from cp_sudoku.model import Cell, PuzzleError, cell_name
-from cp_sudoku.model.numbers import MAX_DIGITS, is_number, read_number, shown
+from cp_sudoku.model.numbers import (
+    MAX_DIGITS,
+    MAX_TARGET_DIGITS,
+    is_number,
+    read_number,
+    shown,
+)
 
 #: Written operation symbol -> the model's operation.
 OPERATORS = {
@@ -213,7 +220,7 @@ def _read_cages(rows: Rows, where: Where, _: Alphabet | None) -> list[CageText]:
                 f"expected a cage such as '11+ A1 B1' or '3: r1c1,r1c2', got {piece.strip()!r}"
             )
         try:
-            target = read_number(match.group(1), "a cage target")
+            target = read_number(match.group(1), "a cage target", MAX_TARGET_DIGITS)
         except PuzzleError as error:
             raise here.error(error.message) from None
         symbol, rest = match.group(2), match.group(3)
@@ -265,6 +272,51 @@ def _write_clues(clues: Sequence[int | None]) -> list[str]:
     return [" ".join("." if clue is None else str(clue) for clue in clues)]
 
 
+#: A constraint as read from a ``constraints:`` section, with its line.
+Placed = tuple[int, Constraint]
+
+
+def _read_constraints(rows: Rows, where: Where, _: Alphabet | None) -> list[Placed]:
+    """One constraint per line, ``<type_name> <tokens...>``, read by its type's ``from_text``."""
+    found = []
+    for number, text in rows:
+        words = [token for token, _ in tokens(strip_comment(text))]
+        if not words:
+            continue
+        here = Where(where.source, number)
+        kind = REGISTRY.get(words[0].lower())
+        if kind is None:
+            known = ", ".join(sorted(REGISTRY))
+            raise here.error(f"unknown constraint type {words[0]!r}: expected one of {known}")
+        spot = f"{where.source}:{number}"
+        try:
+            found.append((number, kind.from_text(words[1:], spot)))
+        except PuzzleError as error:
+            message = error.message.removeprefix(f"{spot}: ")
+            raise PuzzleError(
+                message, source=where.source, line=number, cells=error.cells
+            ) from None
+    return found
+
+
+def write_constraints(constraints: Sequence[Constraint]) -> list[str]:
+    """Each constraint's own line (:meth:`~cp_sudoku.constraints.Constraint.to_text`).
+
+    Raises:
+        PuzzleError: a type with no text form (never dropped silently).
+    """
+    lines = []
+    for constraint in constraints:
+        try:
+            lines.append(constraint.to_text())
+        except NotImplementedError:
+            raise PuzzleError(
+                f"{constraint.describe()}: a {type(constraint).__name__} has no text form",
+                cells=constraint.cells,
+            ) from None
+    return lines
+
+
 #: Grammar name -> its reader and writer.
 GRAMMARS: dict[str, Grammar] = {
     "size": Grammar(_number("size"), lambda n: [str(n)]),
@@ -277,4 +329,7 @@ GRAMMARS: dict[str, Grammar] = {
     "squares": Grammar(_read_squares, _write_squares, section=True),
     "cages": Grammar(_read_cages, _write_cages, section=True),
     "relations": Grammar(_read_relations, _write_relations, section=True),
+    "constraints": Grammar(
+        _read_constraints, lambda placed: write_constraints([c for _, c in placed]), section=True
+    ),
 }

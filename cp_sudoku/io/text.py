@@ -12,6 +12,13 @@ A file may hold several puzzles::
     grid:
     .......1.
     ...
+    constraints:            # any kind: more rules, one per line, <type_name> <tokens...>
+    relation < 0 r1c1 r1c2
+    cage 10+ distinct r2c1 r3c1
+
+The keys of a kind build its preset rules (a Killer's units and cages); a
+``constraints:`` section adds any registered constraint type
+(:data:`cp_sudoku.constraints.REGISTRY`), each line read by its type.
 
 :func:`to_text` writes any puzzle of a registered kind so that
 :func:`parse_text` gives an equal puzzle back.
@@ -21,20 +28,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cp_sudoku.io.alphabet import Where, parse_alphabet
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.io.grammar import strip_comment
 from cp_sudoku.io.options import ReadOptions
-from cp_sudoku.io.sections import GRAMMARS, Rows
+from cp_sudoku.io.sections import GRAMMARS, Rows, write_constraints
 from cp_sudoku.kinds import ALIASES, KINDS, kind_of
 from cp_sudoku.kinds.base import CageText, RelationText
 from cp_sudoku.model import Cell, Puzzle, PuzzleError
 
-#: Every key of every kind, plus ``kind`` and ``alphabet``.
-KEYS = ("kind", "alphabet", *sorted({key for kind in KINDS.values() for key in kind.keys}))
+#: The key of the generic section every kind takes: more constraints, one per line.
+CONSTRAINTS = "constraints"
+#: Every key of every kind, plus ``kind``, ``alphabet`` and ``constraints``.
+KEYS = (
+    "kind",
+    "alphabet",
+    CONSTRAINTS,
+    *sorted({key for kind in KINDS.values() for key in kind.keys}),
+)
 _KEY_LINE = re.compile(r"^\s*(" + "|".join(map(re.escape, KEYS)) + r")\s*:(.*)$", re.IGNORECASE)
 
 
@@ -140,6 +154,8 @@ def _blocks(lines: Iterable[str], source: str) -> Iterator[_Block]:
 
 def _grammar_name(block: _Block, key: str) -> str | None:
     """The grammar of ``key`` for the block's kind (None if the kind is unknown or lacks it)."""
+    if key == CONSTRAINTS:
+        return CONSTRAINTS
     if "kind" not in block.keys:
         return None
     name = block.keys["kind"][1][0][1].lower() if block.keys["kind"][1] else ""
@@ -152,7 +168,7 @@ def _build(block: _Block, source: str, options: ReadOptions) -> Puzzle:
     name = rows[0][1].lower() if rows else ""
     kind = kind_of(name)
     for key, (number, _) in block.keys.items():
-        if key not in ("kind", "alphabet", *kind.keys):
+        if key not in ("kind", "alphabet", CONSTRAINTS, *kind.keys):
             raise PuzzleError(f"'{key}:' does not apply to a {name}", source=source, line=number)
     if block.error is not None:
         raise block.error
@@ -170,7 +186,7 @@ def _build(block: _Block, source: str, options: ReadOptions) -> Puzzle:
         where = Where(source, number)
         if key in ("kind", "alphabet"):
             continue
-        grammar = GRAMMARS[kind.keys[key]]
+        grammar = GRAMMARS[CONSTRAINTS if key == CONSTRAINTS else kind.keys[key]]
         if grammar.section and not rows:
             raise where.error(f"a {name} needs a '{key}:' section with at least one line")
         try:
@@ -188,8 +204,10 @@ def _build(block: _Block, source: str, options: ReadOptions) -> Puzzle:
                 line=block.keys.get("extras", (block.start, []))[0],
             )
         values["extras"] = named
+    added = tuple(constraint for _, constraint in values.pop(CONSTRAINTS, []))
     try:
-        return kind.build(values, f"{source}:{block.start}")
+        puzzle = kind.build(values, f"{source}:{block.start}")
+        return replace(puzzle, constraints=puzzle.constraints + added) if added else puzzle
     except PuzzleError as error:
         line = next((lines[cell] for cell in error.cells if cell in lines), None)
         raise error.located(source, error.line or line or block.start) from None
@@ -203,19 +221,34 @@ def _cell_lines(value: object) -> dict[Cell, int]:
             found.update((cell, item.line) for cell in item.cells)
         elif isinstance(item, RelationText) and item.line:
             found.update({item.first: item.line, item.second: item.line})
+        elif isinstance(item, tuple):  # (line, constraint) of a constraints: section
+            found.update((cell, item[0]) for cell in item[1].cells)
     return found
 
 
 def to_text(puzzle: Puzzle) -> str:
     """``puzzle`` in the variant text format; :func:`parse_text` reads it back equal.
 
+    The kind's keys write its preset rules; every other constraint goes in the
+    ``constraints:`` section, one line each.  Nothing is dropped: a puzzle whose
+    rules the kind's keys do not rebuild exactly, followed by the rest, is refused.
+
     Raises:
         PuzzleError: the puzzle's kind is not registered, or has no text form
-            (a KenKen or Kakuro built with ``distinct`` changed).
+            (a KenKen or Kakuro built with ``distinct`` changed); a constraint
+            that cannot be written.
     """
     kind = kind_of(puzzle.kind)
+    keys = kind.text(puzzle)
+    preset = kind.build(keys, puzzle.name).constraints
+    if puzzle.constraints[: len(preset)] != preset:
+        raise PuzzleError(
+            f"a {kind.name} puzzle whose rules its keys do not rebuild (a preset rule "
+            "removed, changed or moved) has no text form"
+        )
+    rest = puzzle.constraints[len(preset) :]
     lines = [f"kind: {kind.name}"]
-    for key, value in kind.text(puzzle).items():
+    for key, value in keys.items():
         grammar = GRAMMARS[kind.keys[key]]
         alphabet = getattr(value, "alphabet", None)
         if alphabet:
@@ -225,4 +258,6 @@ def to_text(puzzle: Puzzle) -> str:
             lines += [f"{key}:", *written]
         else:
             lines.append(f"{key}: {written[0]}")
+    if rest:
+        lines += [f"{CONSTRAINTS}:", *write_constraints(rest)]
     return "\n".join(lines) + "\n"

@@ -4,58 +4,84 @@ A label line (a cage target ``11+``, a Kakuro clue ``D\A``, marks of the
 extra units: ``\`` and ``/`` diagonals, ``X`` where they cross, ``#``
 windows) and a value line (the value, ``.`` for a blank).  Thick outlines
 become ``|`` and ``-`` between squares of different groups (cages, regions,
-boxes).  Each kind chooses its groups and labels; the drawing is shared.
+boxes).  Groups and labels come from the marks each constraint gives
+(:meth:`~cp_sudoku.constraints.Constraint.marks`: ``cage``, ``region``,
+``shade``), never from a kind or type name; :func:`rule_lines` lists in words
+the constraints whose marks the squares cannot show (lines, dots, arrows).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from cp_sudoku.constraints import Mark
 from cp_sudoku.model import Cell, Puzzle
 
+#: Mark shapes a boxed drawing shows (region outlines, label-line shading); a cage
+#: drawing shows its cages as well.
+BOXED = frozenset({"region", "shade"})
+CAGED = BOXED | {"cage"}
+#: The label-line mark of each kind of shaded unit.
+SHADES = {"diagonal": "\\", "anti-diagonal": "/", "window": "#"}
 
-def cage_groups(puzzle: Puzzle, ops: bool) -> tuple[dict[Cell, int], dict[Cell, str]]:
-    """Cell -> its cage (a group), and the label of each cage's first cell (``11+``; no
-    operation without ``ops`` or for ``=``)."""
+
+def all_marks(puzzle: Puzzle, shape: str) -> list[Mark]:
+    """Every mark of ``shape`` the puzzle's constraints give, in constraint order."""
+    return [m for c in puzzle.constraints for m in c.marks() if m.shape == shape]
+
+
+def cage_groups(puzzle: Puzzle) -> tuple[dict[Cell, int], dict[Cell, str]]:
+    """Cell -> its cage (a group), and each cage's label on its first cell (the ``cage``
+    marks: ``11+`` in a KenKen, ``11`` for a Killer sum)."""
     groups: dict[Cell, int] = {}
     labels: dict[Cell, str] = {}
-    for k, cage in enumerate(puzzle.cages):
+    cages = all_marks(puzzle, "cage")
+    for k, cage in enumerate(cages):
         for cell in cage.cells:
             groups.setdefault(cell, k)
-        op = cage.op if ops and cage.op != "=" else ""
-        labels[min(cage.cells)] = f"{cage.target}{op}"
-    for k, cell in enumerate(puzzle.cells, start=len(puzzle.cages)):
+        labels[min(cage.cells)] = cage.label
+    for k, cell in enumerate(puzzle.cells, start=len(cages)):
         groups.setdefault(cell, k)  # a cell in no cage is a group of its own
     return groups, labels
 
 
-def draw_cages(puzzle: Puzzle, values: Mapping[Cell, int], *, ops: bool) -> str:
-    """Cages outlined, each labelled with its target (and operation, with ``ops``)."""
-    groups, labels = cage_groups(puzzle, ops)
-    return squares(puzzle, groups, labels, values)
+def draw_cages(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
+    """Cages outlined, each labelled as its mark says; the rules the squares cannot show
+    listed below."""
+    groups, labels = cage_groups(puzzle)
+    return squares(puzzle, groups, labels, values) + rule_lines(puzzle, CAGED)
 
 
 def unit_groups(puzzle: Puzzle, role: str) -> dict[Cell, int]:
-    """Cell -> the unit of ``role`` (``box``, ``region``) it is in."""
+    """Cell -> the ``region`` mark of ``role`` (``box``, ``region``) it is in."""
     groups: dict[Cell, int] = {}
-    for k, unit in enumerate(puzzle.units):
-        if unit.role == role:
-            for cell in unit.cells:
+    for k, region in enumerate(all_marks(puzzle, "region")):
+        if region.style == role:
+            for cell in region.cells:
                 groups[cell] = k
     return groups
 
 
 def marks(puzzle: Puzzle) -> dict[Cell, str]:
-    """Label-line marks of the extra units: ``\\`` and ``/`` diagonals (``X`` where they
-    cross), ``#`` windows."""
+    """Label-line marks of the ``shade`` marks: ``\\`` and ``/`` diagonals (``X`` where
+    they cross), ``#`` windows."""
     found: dict[Cell, str] = {}
-    for unit in puzzle.units:
-        mark = {"diagonal": "\\", "anti-diagonal": "/", "window": "#"}.get(unit.role)
+    for shade in all_marks(puzzle, "shade"):
+        mark = SHADES.get(shade.style)
         if mark is None:
             continue
-        for cell in unit.cells:
+        for cell in shade.cells:
             found[cell] = "X" if cell in found and mark != "#" else mark
     return found
+
+
+def rule_lines(puzzle: Puzzle, drawn: frozenset[str] = BOXED) -> str:
+    """One line per constraint with a mark whose shape is not in ``drawn`` (a thermometer,
+    a dot, a sign): its own words, ``thermometer r2c3-r2c7``; empty when there is none."""
+    listed = [
+        c.describe() for c in puzzle.constraints if any(m.shape not in drawn for m in c.marks())
+    ]
+    return "".join(f"  {line}\n" for line in listed)
 
 
 def kakuro_squares(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
@@ -80,7 +106,7 @@ def squares(
     """
     rows, cols, cells = puzzle.rows, puzzle.cols, set(puzzle.cells)
     texts = {cell: str(v) for cell, v in values.items()}
-    width = max(3, *(len(t) + 2 for t in texts.values()), *(len(t) + 1 for t in labels.values()))
+    width = max([3, *(len(t) + 2 for t in texts.values()), *(len(t) + 1 for t in labels.values())])
 
     def inside(cell: Cell) -> bool:
         return 0 <= cell[0] < rows and 0 <= cell[1] < cols

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from math import isqrt
 
-from cp_sudoku.model import Puzzle, PuzzleError, Relation, Unit, cell_name
+from cp_sudoku.model import Constraint, Puzzle, PuzzleError, Relation, Unit, cell_name
 
 EXTRAS = ("diagonals", "windows", "non-consecutive")
 
@@ -96,12 +96,11 @@ def with_extras(base: Puzzle, extras: Iterable[str]) -> Puzzle:
     if not named:
         return base
     n = base.rows
-    units = base.units
-    relations = base.relations
+    added: tuple[Constraint, ...] = ()
     if "diagonals" in named:
-        units += diagonals(n)
+        added += diagonals(n)
     if "windows" in named:
-        units += windows(n, base.box)
+        added += windows(n, base.box)
     if "non-consecutive" in named:
-        relations += non_consecutive(n)
-    return replace(base, units=units, relations=relations, extras=named)
+        added += non_consecutive(n)
+    return replace(base, constraints=base.constraints + added, extras=named)

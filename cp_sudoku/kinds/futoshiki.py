@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cp_sudoku.kinds.base import GridText, Kind, RelationText
-from cp_sudoku.kinds.grid import flat_grid, grid_of, grid_size, square_puzzle
+from cp_sudoku.kinds.grid import flat_grid, grid_of, grid_size, square_puzzle, sudoku_units
 from cp_sudoku.model import Cell, Puzzle, PuzzleError, Relation, cell_name
 
 #: A sign as written: first cell, ``<`` or ``>``, second cell.
@@ -46,7 +46,8 @@ def futoshiki(n: int, signs: Sequence[Sign], grid: Any = None, *, name: str = ""
     if grid_size(len(values)) != n:
         raise PuzzleError(f"a {n}x{n} Futoshiki needs {n * n} grid values, got {len(values)}")
     relations = tuple(_relation(*sign) for sign in signs)
-    return square_puzzle(n, "futoshiki", values, name=name, relations=relations)
+    rules = (*sudoku_units(n, None), *relations)
+    return square_puzzle(n, "futoshiki", values, name=name, constraints=rules)
 
 
 def _relation(first: Cell, op: str, second: Cell) -> Relation:
@@ -76,14 +77,16 @@ def _text(puzzle: Puzzle) -> dict[str, Any]:
     keys: dict[str, Any] = (
         {"grid": GridText(grid_of(puzzle))} if puzzle.givens else {"size": puzzle.rows}
     )
-    keys["relations"] = [RelationText(r.cells[0], "<", r.cells[1]) for r in puzzle.relations]
+    keys["relations"] = [
+        RelationText(r.cells[0], "<", r.cells[1]) for r in puzzle.of_type(Relation)
+    ]
     return keys
 
 
 def _draw(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
     """Values with the signs between them: ``<`` ``>`` in a row, ``^`` ``v`` in a column."""
     sign: dict[tuple[Cell, Cell], str] = {}
-    for relation in puzzle.relations:
+    for relation in puzzle.of_type(Relation):
         low, high = relation.cells
         a, b = sorted((low, high))
         if a[0] == b[0]:

@@ -144,9 +144,9 @@ def _is_row(item: object) -> bool:
 
 def square_puzzle(n: int, kind: str, values: Sequence[int] = (), **fields: Any) -> Puzzle:
     """An n x n ``Puzzle`` of ``kind``: every cell, values 1..n, givens from the flat
-    ``values`` (0 blank), rows and columns as units unless ``units`` is given; other
-    ``Puzzle`` fields as keywords."""
-    fields.setdefault("units", sudoku_units(n, None))
+    ``values`` (0 blank), rows and columns as units unless ``constraints`` is given;
+    other ``Puzzle`` fields as keywords."""
+    fields.setdefault("constraints", sudoku_units(n, None))
     return Puzzle(
         rows=n,
         cols=n,

@@ -10,7 +10,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from cp_sudoku.kinds.base import GridText, Kind
-from cp_sudoku.kinds.drawing import marks, squares, unit_groups
+from cp_sudoku.kinds.drawing import marks, rule_lines, squares, unit_groups
 from cp_sudoku.kinds.extras import EXTRAS, with_extras
 from cp_sudoku.kinds.grid import flat_grid, grid_of, grid_size, square_puzzle, sudoku_units
 from cp_sudoku.kinds.sudoku import extras_key
@@ -61,7 +61,7 @@ def jigsaw(
     units = sudoku_units(n, None) + tuple(
         Unit(f"region {label}", tuple(cells), "region") for label, cells in members.items()
     )
-    base = square_puzzle(n, "jigsaw", values, units=units, alphabet=alphabet, name=name)
+    base = square_puzzle(n, "jigsaw", values, constraints=units, alphabet=alphabet, name=name)
     return with_extras(base, extras)
 
 
@@ -94,7 +94,8 @@ def _text(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def _draw(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
-    return squares(puzzle, unit_groups(puzzle, "region"), marks(puzzle), values)
+    drawn = squares(puzzle, unit_groups(puzzle, "region"), marks(puzzle), values)
+    return drawn + rule_lines(puzzle)
 
 
 KIND = Kind(

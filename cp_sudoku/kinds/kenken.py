@@ -12,12 +12,11 @@ Text keys: ``size: N`` (required), ``cages:`` (``11+ r1c1 r2c1``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from cp_sudoku.kinds.base import CageText, Kind
 from cp_sudoku.kinds.drawing import draw_cages
-from cp_sudoku.kinds.grid import check_cover, square_puzzle
+from cp_sudoku.kinds.grid import check_cover, square_puzzle, sudoku_units
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError
 
 #: A KenKen cage as written: target, operation, cells.
@@ -46,7 +45,7 @@ def kenken(n: int, cages: Sequence[CageSpec], *, distinct: bool = False, name: s
     if n < 1:
         raise PuzzleError(f"a KenKen needs n >= 1, got {n}")
     made = tuple(Cage(tuple(cells), op, target, distinct) for target, op, cells in cages)
-    puzzle = square_puzzle(n, "kenken", cages=made, name=name)
+    puzzle = square_puzzle(n, "kenken", constraints=(*sudoku_units(n, None), *made), name=name)
     check_cover(puzzle, "KenKen")
     return puzzle
 
@@ -87,5 +86,5 @@ KIND = Kind(
     keys={"size": "size", "cages": "cages"},
     build=_build,
     text=_text,
-    draw=partial(draw_cages, ops=True),
+    draw=draw_cages,
 )

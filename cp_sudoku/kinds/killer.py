@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 from cp_sudoku.kinds.base import CageText, GridText, Kind
@@ -48,7 +47,7 @@ def killer(
         Cage(tuple(cells), "+", target, True) if len(cells) > 1 else Cage(tuple(cells), "=", target)
         for target, cells in cages
     )
-    puzzle = replace(base, kind="killer", cages=made)
+    puzzle = replace(base, kind="killer", constraints=base.constraints + made)
     check_cover(puzzle, "Killer Sudoku")
     return puzzle
 
@@ -99,6 +98,6 @@ KIND = Kind(
     keys={"size": "size", **SUDOKU.keys, "cages": "cages"},
     build=_build,
     text=_text,
-    draw=partial(draw_cages, ops=False),
+    draw=draw_cages,
     extras=EXTRAS,
 )

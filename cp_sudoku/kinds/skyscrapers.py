@@ -105,9 +105,9 @@ def skyscrapers(
         "skyscrapers",
         values,
         max_value=top,
-        units=() if sparse else lines,
         name=name,
-        clues=(
+        constraints=(
+            *(() if sparse else lines),
             *(SparseUnit(u.name, u.cells, top, u.role) for u in (lines if sparse else ())),
             *seen,
         ),
@@ -134,11 +134,10 @@ def clue_rows(puzzle: Puzzle) -> dict[str, list[int | None]]:
     """Side -> its n clues (None for no clue), for every side with a clue."""
     n = puzzle.rows
     rows: dict[str, list[int | None]] = {}
-    for clue in puzzle.clues:
-        if isinstance(clue, Visibility):
-            first = clue.cells[0]
-            k = first[1] if clue.side in ("top", "bottom") else first[0]
-            rows.setdefault(clue.side, [None] * n)[k] = clue.count
+    for clue in puzzle.of_type(Visibility):
+        first = clue.cells[0]
+        k = first[1] if clue.side in ("top", "bottom") else first[0]
+        rows.setdefault(clue.side, [None] * n)[k] = clue.count
     return {side: rows[side] for side in SIDES if side in rows}
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from cp_sudoku.kinds.base import GridText, Kind
-from cp_sudoku.kinds.drawing import marks, squares, unit_groups
+from cp_sudoku.kinds.drawing import marks, rule_lines, squares, unit_groups
 from cp_sudoku.kinds.extras import EXTRAS, with_extras
 from cp_sudoku.kinds.grid import (
     box_shape,
@@ -52,7 +52,13 @@ def sudoku(
     n = grid_size(len(values))
     shape = box_shape(box, n)
     base = square_puzzle(
-        n, "sudoku", values, units=sudoku_units(n, shape), box=shape, alphabet=alphabet, name=name
+        n,
+        "sudoku",
+        values,
+        constraints=sudoku_units(n, shape),
+        box=shape,
+        alphabet=alphabet,
+        name=name,
     )
     return with_extras(base, extras)
 
@@ -93,12 +99,12 @@ def _text(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def draw_boxed(puzzle: Puzzle, values: Mapping[Cell, int]) -> str:
-    """Boxes outlined, extra units marked on the label line."""
-    return squares(puzzle, unit_groups(puzzle, "box"), marks(puzzle), values)
+    """Boxes outlined, extra units marked on the label line, other rules listed below."""
+    return squares(puzzle, unit_groups(puzzle, "box"), marks(puzzle), values) + rule_lines(puzzle)
 
 
 def _draw(puzzle: Puzzle, values: Mapping[Cell, int]) -> str | None:
-    return draw_boxed(puzzle, values) if puzzle.extras else None
+    return draw_boxed(puzzle, values) if puzzle.extras or not puzzle.only_units else None
 
 
 KIND = Kind(

@@ -1,14 +1,14 @@
-"""The puzzle model: cells, values, constraint types, givens, the checker and clashes.
+"""The puzzle model: cells, values, givens, the checker and clashes.
+
+The constraint types live in :mod:`cp_sudoku.constraints`; the five of the
+classic kinds are re-exported here for convenience.
 
 A :class:`Puzzle` is validated when it is built; every back end trusts a
 built puzzle.  :func:`violations` is the independent checker, written
 straight from the rules and used to re-verify every grid a back end returns.
 """
 
-from cp_sudoku.model.checker import is_solution, violations
-from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach
-from cp_sudoku.model.constraints import (
-    CONSTRAINT_TYPES,
+from cp_sudoku.constraints import (
     OPERATIONS,
     RELATIONS,
     Cage,
@@ -18,6 +18,8 @@ from cp_sudoku.model.constraints import (
     Unit,
     Visibility,
 )
+from cp_sudoku.model.checker import is_solution, violations
+from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach, repeated_givens
 from cp_sudoku.model.errors import (
     Cell,
     CpSudokuError,
@@ -29,7 +31,6 @@ from cp_sudoku.model.errors import (
 from cp_sudoku.model.puzzle import Grid, Puzzle, cells_of
 
 __all__ = [
-    "CONSTRAINT_TYPES",
     "OPERATIONS",
     "RELATIONS",
     "Cage",
@@ -52,5 +53,6 @@ __all__ = [
     "clashes",
     "is_solution",
     "out_of_reach",
+    "repeated_givens",
     "violations",
 ]

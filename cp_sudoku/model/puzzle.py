@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache, cached_property
 from operator import itemgetter
 from types import MappingProxyType
+from typing import TypeVar
 
-from cp_sudoku.model.constraints import Cage, Constraint, Relation, SparseUnit, Unit, Visibility
+from cp_sudoku.constraints import Cage, Constraint, Unit
 from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
 
 Grid = tuple[int, ...]
+C = TypeVar("C", bound=Constraint)
 
 
 @dataclass(frozen=True)
@@ -43,9 +45,10 @@ class Puzzle:
       tuple of values in this order.
     - ``max_value``, ``min_value``: the value range (``min_value`` is 1, or 0
       where empty cells are part of the rules).
-    - ``units`` (all-different), ``cages``, ``relations``, ``clues``
-      (:class:`Visibility`, :class:`SparseUnit`): the constraints by type;
-      :attr:`constraints` is all of them.
+    - ``constraints``: every rule, one tuple of
+      :class:`~cp_sudoku.constraints.Constraint` (any registered type).  Views
+      by type (:attr:`units`, :attr:`cages`, :meth:`of_type`) are derived from
+      it, never stored.
     - ``givens``: cell -> value.
     - ``kind``, ``extras``, ``box``, ``alphabet``, ``labels``, ``name``:
       description and display; no back end reads them.
@@ -64,16 +67,13 @@ class Puzzle:
     cols: int
     cells: tuple[Cell, ...]
     max_value: int
-    units: tuple[Unit, ...] = ()
-    cages: tuple[Cage, ...] = ()
+    constraints: tuple[Constraint, ...] = ()
     givens: Mapping[Cell, int] = field(default_factory=dict)
     kind: str = "sudoku"
     box: tuple[int, int] | None = None
     alphabet: str | None = None
     labels: Mapping[Cell, str] = field(default_factory=dict)
     name: str = field(default="", compare=False)
-    relations: tuple[Relation, ...] = ()
-    clues: tuple[Visibility | SparseUnit, ...] = ()
     min_value: int = 1
     extras: tuple[str, ...] = ()
 
@@ -81,18 +81,15 @@ class Puzzle:
         ordered = tuple(sorted(self.cells))
         if ordered != self.cells:  # a sorted tuple stays the very tuple given (shared by shape)
             object.__setattr__(self, "cells", ordered)
-        object.__setattr__(self, "units", tuple(self.units))
-        object.__setattr__(self, "cages", tuple(self.cages))
-        object.__setattr__(self, "relations", tuple(self.relations))
-        object.__setattr__(self, "clues", tuple(self.clues))
+        object.__setattr__(self, "constraints", tuple(self.constraints))
         object.__setattr__(self, "extras", tuple(self.extras))
         object.__setattr__(self, "givens", MappingProxyType(dict(self.givens)))
         object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
         self._validate()
 
     def __getstate__(self) -> dict[str, object]:
-        """Plain values for pickling (the mappings are read-only proxies; caches dropped)."""
-        state = {name: value for name, value in self.__dict__.items() if name != "constraints"}
+        """Plain values for pickling (the mappings are read-only proxies; derived views dropped)."""
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
         state["givens"], state["labels"] = dict(self.givens), dict(self.labels)
         return state
 
@@ -127,9 +124,28 @@ class Puzzle:
         return range(self.min_value, self.max_value + 1)
 
     @cached_property
-    def constraints(self) -> tuple[Constraint, ...]:
-        """Every constraint: units, cages, relations, clues (in that order)."""
-        return (*self.units, *self.cages, *self.relations, *self.clues)
+    def units(self) -> tuple[Unit, ...]:
+        """The :class:`Unit` constraints (all-different groups), in :attr:`constraints` order.
+
+        When every constraint is a unit this is the very ``constraints`` tuple, so that
+        puzzles sharing their units tuple share their structure (index, peers).
+        """
+        units = tuple(c for c in self.constraints if isinstance(c, Unit))
+        return self.constraints if len(units) == len(self.constraints) else units  # type: ignore[return-value]
+
+    @cached_property
+    def cages(self) -> tuple[Cage, ...]:
+        """The :class:`Cage` constraints, in :attr:`constraints` order."""
+        return self.of_type(Cage)
+
+    def of_type(self, kind: type[C]) -> tuple[C, ...]:
+        """The constraints that are instances of ``kind``, in :attr:`constraints` order."""
+        return tuple(c for c in self.constraints if isinstance(c, kind))
+
+    @property
+    def only_units(self) -> bool:
+        """Whether every constraint is a :class:`Unit` (a plain all-different puzzle)."""
+        return self.units is self.constraints
 
     @property
     def index(self) -> Mapping[Cell, int]:
@@ -145,7 +161,7 @@ class Puzzle:
         """
         return _structure(self.cells, self.units)[1]
 
-    @property
+    @cached_property
     def readers(self) -> tuple[Reader, ...]:
         """Per constraint (:attr:`constraints` order), grid -> the values of its cells.
 
@@ -153,8 +169,13 @@ class Puzzle:
         puzzles of one structure.
         """
         index, _, unit_readers = _structure(self.cells, self.units)
-        others = (*self.cages, *self.relations, *self.clues)
-        return unit_readers + tuple(_reader([index[cell] for cell in c.cells]) for c in others)
+        if self.only_units:
+            return unit_readers
+        shared = iter(unit_readers)
+        return tuple(
+            next(shared) if isinstance(c, Unit) else _reader([index[cell] for cell in c.cells])
+            for c in self.constraints
+        )
 
     def differ_pairs(self, cells: Sequence[Cell]) -> list[tuple[int, int]]:
         """Positions ``(i, j)``, i < j, of ``cells`` that are peers (so must differ)."""
@@ -189,8 +210,12 @@ class Puzzle:
             for unit in self.units:
                 _check_cells(unit, cells)
             _validated(self.cells, self.units, self.rows, self.cols, cells)
-        for constraint in self.constraints[len(self.units) :]:
-            _check_cells(constraint, cells)
+        if not self.only_units:
+            for constraint in self.constraints:
+                if not isinstance(constraint, Constraint):
+                    raise PuzzleError(f"not a constraint: {constraint!r}")
+                if not isinstance(constraint, Unit):
+                    _check_cells(constraint, cells)
         values = self.values
         for cell, value in self.givens.items():
             if cell not in cells:

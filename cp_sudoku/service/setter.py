@@ -54,10 +54,10 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
 
     ``check`` (the ``check --json`` record: status, ``count`` in words,
     ``differ``), ``drawing`` (as ``/v1/check?drawing=true``, with the
-    first solution), ``second`` (the second solution's values in the
-    drawing's layout, for multiple), ``candidates`` (true candidates),
-    ``suggestion`` (for multiple), ``core`` (for none; its ``cells`` are the
-    ones to highlight).
+    first solution in grid order), ``second`` (the second one's values in
+    the drawing's layout, for multiple: ``differ`` compares these two),
+    ``candidates`` (true candidates), ``suggestion`` (for multiple), ``core``
+    (for none; its ``cells`` are the ones to highlight).
 
     Raises:
         InputError: the text is not exactly one readable puzzle.
@@ -67,11 +67,11 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
     backends = plan.built()
     checked = check(entry, backends, plan)
     verdict = checked.verdict
-    shown = verdict.solution or (verdict.solutions[0] if verdict.solutions else None)
+    found = sorted(verdict.solutions)  # the pair whose differing cells ``differ`` names
     record: dict[str, Any] = {
         "check": verdict_record(entry, verdict, checked.mismatch),
-        "drawing": drawing(puzzle, shown),
-        "second": _layout(puzzle, verdict.solutions[1]) if len(verdict.solutions) > 1 else None,
+        "drawing": drawing(puzzle, found[0] if found else None),
+        "second": _layout(puzzle, found[1]) if len(found) > 1 else None,
         "candidates": true_candidates(puzzle, per_candidate=per_candidate).record(),
         "suggestion": None,
         "core": None,

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, available, backend_class
+from cp_sudoku.constraints import REGISTRY, Mark
 from cp_sudoku.display import count_record, error_record, render_grid, verdict_record
 from cp_sudoku.encodings.cnf import ENCODINGS
 from cp_sudoku.encodings.exporters import EXPORTERS, export
@@ -32,7 +33,7 @@ from cp_sudoku.run import Plan, check, count_solutions
 #: The formats a request may name: those read from text.  The shared
 #: collections (arithmatrix, xcsp3, kuso) are read from a file path, which a
 #: request never gives.
-FORMATS = ("line", "grid", "csv", "variant")
+FORMATS = ("line", "grid", "csv", "variant", "fpuzzles")
 #: Export targets: ``?to=`` names one.
 EXPORTS = tuple(EXPORTERS)
 REQUEST_SOURCE = "<request>"
@@ -274,29 +275,33 @@ def drawing(puzzle: Puzzle, grid: Sequence[int] | None) -> dict[str, Any]:
 
     ``rows`` x ``cols`` positions, row-major lists: ``cells`` (1 for a
     variable cell), ``givens`` and ``solution`` (values, 0 blank, as text in
-    the puzzle's alphabet), ``region`` (the box or jigsaw region of each cell,
-    -1 for none), ``shaded`` (cells of the extra units: diagonals, windows),
-    ``labels`` (Kakuro clues), and ``cages`` (cells as [row, col], 0-based,
-    and the label ``11+``).  ``as_text`` is true for a puzzle with relations
-    between cells or clues outside the grid (Futoshiki, Skyscrapers), which
-    the page shows as the rendered text.
+    the puzzle's alphabet), ``labels`` (Kakuro clues); and, from the marks of
+    every constraint (:meth:`~cp_sudoku.constraints.Constraint.marks`, never
+    from the kind): ``region`` (the ``region`` mark of each cell, -1 for none),
+    ``shaded`` (cells of ``shade`` marks: diagonals, windows), ``cages`` (cells
+    as [row, col], 0-based, and the label ``11+``) and ``marks``, every mark as
+    data (shape, cells, label, style) for the page to draw.  A cage whose clue a
+    label already shows (a Kakuro run beside its clue square) is not drawn again.
     """
     alphabet = alphabet_of(puzzle)
     positions = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
     cells = set(puzzle.cells)
     values = dict(zip(puzzle.cells, grid, strict=True)) if grid else {}
+    marks = [
+        mark
+        for constraint in puzzle.constraints
+        for mark in constraint.marks()
+        if not _labelled(puzzle, mark)
+    ]
     region: dict[Cell, int] = {}
     shaded: set[Cell] = set()
-    for number, unit in enumerate(puzzle.units):
-        if unit.role in ("box", "region"):
-            region.update(dict.fromkeys(unit.cells, number))
-        elif unit.role in ("diagonal", "window"):
-            shaded.update(unit.cells)
-    show_cages = puzzle.kind in ("killer", "kenken")
-    kenken = puzzle.kind == "kenken"
+    for number, mark in enumerate(marks):
+        if mark.shape == "region":
+            region.update(dict.fromkeys(mark.cells, number))
+        elif mark.shape == "shade":
+            shaded.update(mark.cells)
     return {
         "kind": puzzle.kind,
-        "as_text": bool(puzzle.relations or puzzle.clues),
         "rows": puzzle.rows,
         "cols": puzzle.cols,
         "cells": [int(p in cells) for p in positions],
@@ -310,15 +315,21 @@ def drawing(puzzle: Puzzle, grid: Sequence[int] | None) -> dict[str, Any]:
         "shaded": [int(p in shaded) for p in positions],
         "labels": [puzzle.labels.get(p, "") for p in positions],
         "cages": [
-            {
-                "cells": [list(cell) for cell in cage.cells],
-                "label": str(cage.target) + ("" if cage.op == "=" or not kenken else cage.op),
-            }
-            for cage in puzzle.cages
-        ]
-        if show_cages
-        else [],
+            {"cells": [list(cell) for cell in mark.cells], "label": mark.label}
+            for mark in marks
+            if mark.shape == "cage"
+        ],
+        "marks": [mark.as_json() for mark in marks if mark.shape not in ("region", "shade")],
     }
+
+
+def _labelled(puzzle: Puzzle, mark: Mark) -> bool:
+    """Whether ``mark`` is a cage whose clue the square left of or above its first cell
+    shows as a label."""
+    if mark.shape != "cage" or not puzzle.labels:
+        return False
+    r, c = min(mark.cells)
+    return (r, c - 1) in puzzle.labels or (r - 1, c) in puzzle.labels
 
 
 # --- Listings --------------------------------------------------------------------------------
@@ -345,7 +356,7 @@ def backends_listing() -> list[dict[str, Any]]:
                     for key, option in backend.options.items()
                 },
                 "statistics": list(backend.statistics),
-                "supports": sorted(kind.__name__ for kind in backend.supports),
+                "supports": sorted(kind.__name__ for kind in backend.supports or REGISTRY.values()),
             }
         )
     return listing

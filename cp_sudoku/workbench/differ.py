@@ -38,10 +38,12 @@ def differences(puzzle: Puzzle, first: Grid, second: Grid) -> list[Difference]:
 
 
 def verdict_differences(puzzle: Puzzle, verdict: Verdict) -> list[Difference]:
-    """The differences between the first two solutions of a verdict (empty with fewer)."""
+    """The differences between the two first solutions of a verdict in grid order (so the
+    same grids found in another order give the same answer); empty with fewer than two."""
     if len(verdict.solutions) < 2:
         return []
-    return differences(puzzle, verdict.solutions[0], verdict.solutions[1])
+    first, second = sorted(verdict.solutions)[:2]
+    return differences(puzzle, first, second)
 
 
 def exact_count(verdict: Verdict) -> int | None:

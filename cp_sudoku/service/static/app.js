@@ -237,16 +237,10 @@ async function check() {
   verdict.className = `verdict ${record.status}`;
   verdict.dataset.status = record.status;
   const title = record.status === "unique" ? "Solution" : "A solution";
-  let figures;
-  if (record.drawing.as_text) { // relations and outside clues: the rendered text shows them
-    figures = [textFigure(record.rendered.puzzle, "Puzzle")];
-    if (record.rendered.solution) figures.push(textFigure(record.rendered.solution, title));
-  } else {
-    figures = [drawing(record.drawing, record.drawing.givens, "Puzzle", null)];
-    if (record.drawing.solution) {
-      const marks = cellMarks(record.drawing, record.differ.map((d) => d.cell), "differ");
-      figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens, marks));
-    }
+  const figures = [drawing(record.drawing, record.drawing.givens, "Puzzle", null)];
+  if (record.drawing.solution) {
+    const marks = cellMarks(record.drawing, record.differ.map((d) => d.cell), "differ");
+    figures.push(drawing(record.drawing, record.drawing.solution, title, record.drawing.givens, marks));
   }
   $("drawings").replaceChildren(...figures);
   showBackends(record.backends);
@@ -300,24 +294,19 @@ async function workbench() {
   verdict.dataset.status = checked.status;
   const core = record.core && record.core.core.length ? record.core : null;
   const suggested = record.suggestion ? record.suggestion.givens.map((g) => g.cell) : [];
-  const figures = [];
-  if (d.as_text) {
-    figures.push(textFigure(checked.rendered ? checked.rendered.puzzle : "", "Puzzle"));
-  } else {
-    let marks = {};
-    if (core) { // the core's constraints shaded, its givens stronger
-      const givens = core.core.filter((m) => m.text.startsWith("given ")).flatMap((m) => m.cells);
-      marks = { ...cellMarks(d, core.cells, "core"), ...cellMarks(d, givens, "core-given") };
-    }
-    figures.push(drawing(d, d.givens, "Puzzle", null, marks));
-    if (d.solution) {
-      const marks = cellMarks(d, checked.differ.map((x) => x.cell), "differ");
-      const title = record.second ? "Solution 1" : "Solution";
-      figures.push(drawing(d, d.solution, title, d.givens, marks));
-      if (record.second) figures.push(drawing(d, record.second, "Solution 2", d.givens, marks));
-    }
-    figures.push(candidateFigure(d, record.candidates, cellMarks(d, suggested, "suggested")));
+  let coreMarks = {};
+  if (core) { // the core's constraints shaded, its givens stronger
+    const givens = core.core.filter((m) => m.text.startsWith("given ")).flatMap((m) => m.cells);
+    coreMarks = { ...cellMarks(d, core.cells, "core"), ...cellMarks(d, givens, "core-given") };
   }
+  const figures = [drawing(d, d.givens, "Puzzle", null, coreMarks)];
+  if (d.solution) {
+    const marks = cellMarks(d, checked.differ.map((x) => x.cell), "differ");
+    const title = record.second ? "Solution 1" : "Solution";
+    figures.push(drawing(d, d.solution, title, d.givens, marks));
+    if (record.second) figures.push(drawing(d, record.second, "Solution 2", d.givens, marks));
+  }
+  figures.push(candidateFigure(d, record.candidates, cellMarks(d, suggested, "suggested")));
   $("drawings").replaceChildren(...figures);
   const notes = [];
   const found = record.candidates;
@@ -382,10 +371,6 @@ async function prove() {
 
 // --- Drawing a puzzle ------------------------------------------------------------------------
 
-function textFigure(text, title) {
-  return el("figure", {}, el("figcaption", {}, title), el("pre", { class: "rendered" }, text));
-}
-
 function drawing(d, values, title, givens, marks = {}) {
   const { rows, cols } = d;
   const cageOf = new Array(rows * cols).fill(-1);
@@ -395,11 +380,12 @@ function drawing(d, values, title, givens, marks = {}) {
     for (const i of indexes) cageOf[i] = k;
     cageLabel[Math.min(...indexes)] = cage.label;
   });
-  const kenken = d.kind === "kenken";
-  const group = (i) => (kenken ? cageOf[i] : d.region[i]);
+  // Without regions (a KenKen), the cages are the thick groups; with them (a Killer), dashed.
+  const cagesGroup = d.cages.length > 0 && d.region.every((k) => k === -1);
+  const group = (i) => (cagesGroup ? cageOf[i] : d.region[i]);
   const differs = (i, r, c, f) =>
     r < 0 || c < 0 || r >= rows || c >= cols || f(i) !== f(r * cols + c) || f(i) === -1 && !d.cells[r * cols + c];
-  const table = el("table", { class: `grid drawing kind-${d.kind}` });
+  const table = el("table", { class: "grid drawing" });
   for (let r = 0; r < rows; r++) {
     const tr = el("tr");
     for (let c = 0; c < cols; c++) {
@@ -409,7 +395,7 @@ function drawing(d, values, title, givens, marks = {}) {
         td.classList.add("block");
         if (d.labels[i]) td.append(el("span", { class: "clue" }, d.labels[i].replace("\\", " \\ ")));
       } else {
-        const hasRegion = kenken || d.region[i] !== -1;
+        const hasRegion = cagesGroup || d.region[i] !== -1;
         if (hasRegion) {
           if (differs(i, r - 1, c, group)) td.classList.add("top");
           if (differs(i, r, c - 1, group)) td.classList.add("left");
@@ -420,7 +406,7 @@ function drawing(d, values, title, givens, marks = {}) {
         if (marks[i]) td.classList.add(marks[i]);
         const value = el("span", { class: "value" }, values[i] || "");
         if (givens === null || (givens && givens[i])) value.classList.add("given");
-        if (d.kind === "killer" && cageOf[i] !== -1) {
+        if (!cagesGroup && cageOf[i] !== -1) {
           const cage = el("span", { class: "cage" });
           const f = (j) => cageOf[j];
           if (differs(i, r - 1, c, f)) cage.classList.add("top");
@@ -436,7 +422,122 @@ function drawing(d, values, title, givens, marks = {}) {
     }
     table.append(tr);
   }
-  return el("figure", {}, el("figcaption", {}, title), table);
+  return el("figure", {}, el("figcaption", {}, title), board(table, d));
+}
+
+// --- Marks as SVG over the grid: one cell is one unit; the page never knows the type ---------
+
+const SVG = "http://www.w3.org/2000/svg";
+const LINE_COLOURS = { thermometer: "#b8bec9", whispers: "#5fb35f", renban: "#b36fd6",
+  palindrome: "#8d96a6", between: "#7fa6d9", arrow: "#8d96a6" };
+
+function svg(tag, attrs = {}, text = "") {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text) node.textContent = text;
+  return node;
+}
+
+const centre = ([r, c]) => [c + 0.5, r + 0.5];
+const middle = (cells) => {
+  const points = cells.map(centre);
+  return [0, 1].map((k) => points.reduce((sum, p) => sum + p[k], 0) / points.length);
+};
+
+function label(x, y, text, size = 0.4, attrs = {}) {
+  return svg("text", { x, y, "font-size": size, "text-anchor": "middle",
+    "dominant-baseline": "central", ...attrs }, text);
+}
+
+function markShapes(m, rows, cols) {
+  const pts = m.cells.map(centre);
+  const path = pts.map((p) => p.join(",")).join(" ");
+  const [mx, my] = middle(m.cells);
+  const colour = LINE_COLOURS[m.style] || "#8d96a6";
+  switch (m.shape) {
+    case "line":
+      return [svg("polyline", { points: path, fill: "none", stroke: colour, "stroke-width":
+        m.style === "thermometer" ? 0.28 : 0.14, "stroke-linecap": "round", "stroke-linejoin": "round" })];
+    case "bulb":
+      return [svg("circle", { cx: pts[0][0], cy: pts[0][1], r: 0.36, fill: LINE_COLOURS.thermometer })];
+    case "circle":
+      return pts.map(([x, y]) => svg("circle", { cx: x, cy: y, r: 0.4, fill: "none", stroke: colour,
+        "stroke-width": 0.06 }));
+    case "pill": {
+      const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+      const [x, y] = [Math.min(...xs) - 0.4, Math.min(...ys) - 0.4];
+      return [svg("rect", { x, y, width: Math.max(...xs) - x + 0.4, height: Math.max(...ys) - y + 0.4,
+        rx: 0.4, fill: "none", stroke: colour, "stroke-width": 0.06 })];
+    }
+    case "arrow":
+      return [svg("polyline", { points: path, fill: "none", stroke: colour, "stroke-width": 0.06,
+        "marker-end": "url(#arrowhead)" })];
+    case "dot-white":
+    case "dot-black": {
+      const black = m.shape === "dot-black";
+      return [svg("circle", { cx: mx, cy: my, r: 0.13, fill: black ? "#222" : "white", stroke: "#222",
+        "stroke-width": 0.04 }), ...(m.label ? [label(mx, my, m.label, 0.16,
+        { fill: black ? "white" : "#222" })] : [])];
+    }
+    case "edge-text":
+      return [svg("rect", { x: mx - 0.15, y: my - 0.15, width: 0.3, height: 0.3, fill: "white" }),
+        label(mx, my, m.label, 0.3)];
+    case "relation": {
+      const [[x1, y1], [x2, y2]] = pts;
+      const sign = y1 === y2 ? (x1 < x2 ? "<" : ">") : (y1 < y2 ? "\u2227" : "\u2228");
+      return [label(mx, my, sign, 0.45, { "font-weight": 700 })];
+    }
+    case "outside": {
+      const [x, y] = pts[0];
+      const side = m.style || "left";
+      const diagonal = { UR: [1, -1], UL: [-1, -1], DR: [1, 1], DL: [-1, 1] }[side];
+      if (diagonal) { // a little killer: its clue one step back along the diagonal, an arrow in
+        const [sx, sy] = diagonal;
+        const [cx, cy] = [x - sx, y - sy];
+        return [label(cx - sx * 0.12, cy - sy * 0.12, m.label, 0.32),
+          svg("line", { x1: cx + sx * 0.12, y1: cy + sy * 0.12, x2: cx + sx * 0.4, y2: cy + sy * 0.4,
+            stroke: "#222", "stroke-width": 0.04, "marker-end": "url(#arrowhead)" })];
+      }
+      const dx = side.includes("left") ? -x - 0.5 : side.includes("right") ? cols - x + 0.5 : 0;
+      const dy = side.includes("top") ? -y - 0.5 : side.includes("bottom") ? rows - y + 0.5 : 0;
+      return [label(x + dx, y + dy, m.label, 0.45)];
+    }
+    case "quad": {
+      const [x, y] = [Math.max(...pts.map((p) => p[0])) - 0.5, Math.max(...pts.map((p) => p[1])) - 0.5];
+      return [svg("circle", { cx: x, cy: y, r: 0.25, fill: "white", stroke: "#222", "stroke-width": 0.04 }),
+        label(x, y, m.label, 0.15)];
+    }
+    case "odd":
+      return pts.map(([x, y]) => svg("circle", { cx: x, cy: y, r: 0.34, fill: "#d5d9e0" }));
+    case "even":
+      return pts.map(([x, y]) => svg("rect", { x: x - 0.34, y: y - 0.34, width: 0.68, height: 0.68,
+        fill: "#d5d9e0" }));
+    default:
+      return [];
+  }
+}
+
+function board(table, d) {
+  const marks = (d.marks || []).filter((m) => m.shape !== "cage");
+  if (!marks.length) return table;
+  const pad = marks.some((m) => m.shape === "outside") ? 1 : 0;
+  const wrap = el("div", { class: "board" });
+  if (pad) wrap.classList.add("padded");
+  const under = svg("svg", { class: "marks under", viewBox: `${-pad} ${-pad} ${d.cols + 2 * pad} ${d.rows + 2 * pad}` });
+  const over = svg("svg", { class: "marks over", viewBox: `${-pad} ${-pad} ${d.cols + 2 * pad} ${d.rows + 2 * pad}` });
+  const defs = svg("defs");
+  const head = svg("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 8, refY: 5,
+    markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" });
+  head.append(svg("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#8d96a6" }));
+  defs.append(head);
+  over.append(defs);
+  for (const m of marks) {
+    // Lines, bulbs and shaded shapes go under the values; dots, signs and clues over them.
+    const target = ["line", "bulb", "odd", "even"].includes(m.shape) ? under : over;
+    target.append(...markShapes(m, d.rows, d.cols));
+  }
+  wrap.append(under, table, over);
+  return wrap;
 }
 
 // --- Jobs ------------------------------------------------------------------------------------

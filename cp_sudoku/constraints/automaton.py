@@ -1,0 +1,79 @@
+"""Rules read left to right by a finite automaton over the cells' digits.
+
+A type that subclasses :class:`Automaton` gives :meth:`~Automaton.start`,
+:meth:`~Automaton.step` and :meth:`~Automaton.accept`; :meth:`~Automaton.holds`
+and :meth:`~Automaton.prefix_ok` follow from them, and so do the back ends'
+native encodings (the ``cpsat`` back end's ``add_automaton``; in CNF, one
+literal per reachable state of each layer, as for the layered sums): the rule
+and its encodings cannot disagree.  Sandwich and X-sum clues
+(:mod:`cp_sudoku.constraints.outside`) are automata whose tables would have
+tens of thousands of tuples.  The layered state encoding is the one of
+Bacchus, "GAC via unit propagation" (CP 2007) for the ``regular`` constraint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+from cp_sudoku.constraints.base import Constraint
+
+State = Hashable
+#: Per position: (state, value, next state) moves that can still reach acceptance.
+Layers = list[list[tuple[State, int, State]]]
+
+
+class Automaton(Constraint):
+    """A rule checked by running an automaton over ``values`` in ``cells`` order."""
+
+    def start(self) -> State:
+        """The state before the first cell."""
+        raise NotImplementedError
+
+    def step(self, state: State, value: int) -> State | None:
+        """The state after reading ``value``; None when no completion can hold."""
+        raise NotImplementedError
+
+    def accept(self, state: State) -> bool:
+        """Whether the state after the last cell meets the rule."""
+        raise NotImplementedError
+
+    def run(self, values: Sequence[int]) -> State | None:
+        """The state after ``values`` (None once dead)."""
+        state: State | None = self.start()
+        for value in values:
+            if state is None:
+                return None
+            state = self.step(state, value)
+        return state
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """The automaton accepts ``values``."""
+        state = self.run(values)
+        return state is not None and self.accept(state)
+
+    def prefix_ok(self, prefix: Sequence[int]) -> bool:
+        """The automaton is still alive after ``prefix``."""
+        return self.run(prefix) is not None
+
+    def layers(self, domains: Sequence[Sequence[int]]) -> Layers:
+        """The moves at each position, over the cells' ``domains``, that lie on an accepted run.
+
+        Forward: the states reachable from :meth:`start`; backward: only those from
+        which an accepting state can be reached by the end.
+        """
+        reach: list[set[State]] = [{self.start()}]
+        moves: Layers = []
+        for values in domains:
+            found = []
+            for state in reach[-1]:
+                for value in values:
+                    after = self.step(state, value)
+                    if after is not None:
+                        found.append((state, value, after))
+            moves.append(found)
+            reach.append({after for _, _, after in found})
+        alive = {s for s in reach[-1] if self.accept(s)}
+        for k in range(len(moves) - 1, -1, -1):
+            moves[k] = [move for move in moves[k] if move[2] in alive]
+            alive = {state for state, _, _ in moves[k]}
+        return moves

@@ -1,0 +1,389 @@
+"""The base of every constraint type: :class:`Constraint`, :class:`Mark`, the table cap, registry.
+
+A constraint type is one module under :mod:`cp_sudoku.constraints`: a frozen
+dataclass subclassing :class:`Constraint`, registered once with
+:func:`register`.  It owns its rule (:meth:`Constraint.holds`), a sound partial
+check (:meth:`Constraint.prefix_ok`), its words (:meth:`Constraint.describe`),
+its line of the variant text format (:meth:`Constraint.to_text`,
+:meth:`Constraint.from_text`), its drawing (:meth:`Constraint.marks`) and its
+decomposition into the core primitives (:meth:`Constraint.decompose`).  See
+docs/constraints.md.
+
+Constraint modules import only :mod:`cp_sudoku.constraints` modules and
+:mod:`cp_sudoku.errors` at run time (the model imports them).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from itertools import combinations
+from typing import ClassVar, Protocol, TypeVar
+
+from cp_sudoku.errors import Cell, PuzzleError, Unsupported, cell_name
+
+
+class Rules(Protocol):
+    """What :meth:`Constraint.decompose` reads of the puzzle (a
+    :class:`~cp_sudoku.model.Puzzle` is one)."""
+
+    @property
+    def values(self) -> range:
+        """Every value a cell may hold."""
+        ...
+
+    def differ_pairs(self, cells: Sequence[Cell]) -> list[tuple[int, int]]:
+        """Positions ``(i, j)`` of ``cells`` that share a unit (so must differ)."""
+        ...
+
+
+#: Allowed tuples one table may hold; past it :meth:`Constraint.allowed` raises
+#: :class:`TableTooLarge` and a back end declines the puzzle.
+TABLE_CAP = 200_000
+
+
+class TableTooLarge(Unsupported):
+    """Enumerating a constraint's allowed tuples passed :data:`TABLE_CAP`: the back end
+    declines the puzzle with this reason (``table for <describe()> exceeds N tuples``)."""
+
+
+class OutOfTime(Unsupported):
+    """Compiling a puzzle passed the time limit (:func:`compile_deadline`): the back end
+    answers ``unknown``, stopped by the ``time limit``."""
+
+
+_DEADLINE: ContextVar[float | None] = ContextVar("cp_sudoku_compile_deadline", default=None)
+
+
+@contextmanager
+def compile_deadline(at: float | None) -> Iterator[None]:
+    """Within the block, :meth:`Constraint.allowed` and
+    :func:`~cp_sudoku.encodings.dispatch.compile_rules` raise :class:`OutOfTime` once
+    ``time.perf_counter()`` passes ``at`` (None: no deadline)."""
+    token = _DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def check_deadline() -> None:
+    """Raise :class:`OutOfTime` when the deadline of :func:`compile_deadline` has passed."""
+    at = _DEADLINE.get()
+    if at is not None and time.perf_counter() > at:
+        raise OutOfTime("compiling passed the time limit")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One thing to draw, as data: the terminal drawing and the page render marks
+    without knowing the constraint type.
+
+    - ``shape``: ``line`` (a polyline through cell centres; ``style`` names the
+      line kind), ``bulb``, ``circle``, ``pill``, ``arrow``, ``dot-white``,
+      ``dot-black``, ``edge-text`` (X/V on the edge of two cells), ``cage``
+      (dashed outline, ``label`` top-left), ``outside`` (a clue outside the
+      grid: ``cells`` = the cell it points into, ``style`` = the side it stands
+      on: top, bottom, left, right, or a diagonal direction), ``quad``,
+      ``odd``, ``even``, ``region``, ``relation`` (a sign between two cells),
+      ``shade`` (cells tinted: diagonals, windows).
+    - ``cells``: 0-based ``(row, column)``.
+    """
+
+    shape: str
+    cells: tuple[Cell, ...]
+    label: str = ""
+    style: str = ""
+
+    def as_json(self) -> dict[str, object]:
+        """The mark for the page: ``{"shape", "cells": [[r, c], ...], "label", "style"}``."""
+        return {
+            "shape": self.shape,
+            "cells": [list(cell) for cell in self.cells],
+            "label": self.label,
+            "style": self.style,
+        }
+
+
+C = TypeVar("C", bound="Constraint")
+
+
+def cells_text(cells: Sequence[Cell]) -> str:
+    """``{r1c1,r1c2}``: cells as messages name a group."""
+    return "{" + ",".join(cell_name(c) for c in cells) + "}"
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """The base of every constraint type: cells, a check, words, text, marks, a decomposition.
+
+    ``cells`` is a tuple of ``(row, column)``, 0-based.  Subclasses set the
+    class attributes :attr:`type_name` (registry name and the keyword of its
+    line in the variant text format), :attr:`summary` (the rule in one line)
+    and :attr:`fpuzzles_key` (or None).
+    """
+
+    cells: tuple[Cell, ...]
+
+    type_name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    fpuzzles_key: ClassVar[str | None] = None
+    #: Whether values inside the constraint must differ (lets :meth:`allowed` prune).
+    distinct_values: ClassVar[bool] = False
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """Whether full ``values`` (one per cell, ``cells`` order) meet the constraint."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """The constraint in words, naming its type and cells as rXcY."""
+        raise NotImplementedError
+
+    def prefix_ok(self, prefix: Sequence[int]) -> bool:
+        """Whether values for the first ``len(prefix)`` cells can still be completed.
+
+        Sound pruning only: True is always allowed.
+        """
+        return True
+
+    def decompose(self, puzzle: Rules) -> tuple[Constraint, ...]:
+        """The constraint in core primitives (:mod:`cp_sudoku.constraints.primitives`).
+
+        Default: one :class:`Table` of its allowed
+        tuples over the puzzle's values.
+
+        Raises:
+            TableTooLarge: the table passes :data:`TABLE_CAP` tuples.
+        """
+        domains = [list(puzzle.values)] * len(self.cells)
+        tuples = self.allowed(domains, puzzle.differ_pairs(self.cells))
+        return (Table(self.cells, tuple(tuples)),)
+
+    def marks(self) -> tuple[Mark, ...]:
+        """What to draw for it (default: nothing drawn)."""
+        return ()
+
+    def to_text(self) -> str:
+        """Its line of the variant text format: ``<type_name> <tokens...>``, cells as rXcY."""
+        raise NotImplementedError(f"{type(self).__name__} has no text form")
+
+    @classmethod
+    def from_text(cls: type[C], tokens: list[str], where: str) -> C:
+        """Read the tokens after ``type_name`` on a line (``where`` = ``file:line``).
+
+        Raises:
+            PuzzleError: a token that does not fit, naming ``where`` and the token.
+        """
+        raise PuzzleError(f"{where}: {cls.type_name} has no text form")
+
+    @classmethod
+    def examples(cls: type[C], rows: int, cols: int) -> tuple[C, ...]:
+        """A few small instances on a ``rows`` x ``cols`` grid (4x4, 6x6), for tests."""
+        return ()
+
+    def allowed(
+        self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
+    ) -> list[tuple[int, ...]]:
+        """Every tuple of values, one per cell from its domain, that :meth:`holds`.
+
+        ``differ`` lists positions ``(i, j)`` that must take different values
+        (cells that share a unit); they prune the enumeration, as does
+        :meth:`prefix_ok`.
+
+        Raises:
+            TableTooLarge: past :data:`TABLE_CAP` tuples.
+            OutOfTime: past the deadline of :func:`compile_deadline`.
+        """
+        size = len(self.cells)
+        before: list[list[int]] = [[] for _ in range(size)]
+        pairs = combinations(range(size), 2) if self.distinct_values else differ
+        for i, j in pairs:
+            before[max(i, j)].append(min(i, j))
+        found: list[tuple[int, ...]] = []
+        chosen: list[int] = []
+        steps = [0]
+
+        def extend(pos: int) -> None:
+            if pos == size:
+                if self.holds(chosen):
+                    found.append(tuple(chosen))
+                    if len(found) > TABLE_CAP:
+                        raise TableTooLarge(
+                            f"table for {self.describe()} exceeds {TABLE_CAP} tuples"
+                        )
+                return
+            steps[0] += 1
+            if steps[0] % 4096 == 0:
+                check_deadline()
+            for value in domains[pos]:
+                if any(chosen[i] == value for i in before[pos]):
+                    continue
+                chosen.append(value)
+                if self.prefix_ok(chosen):
+                    extend(pos + 1)
+                chosen.pop()
+
+        extend(0)
+        return found
+
+
+#: type_name -> constraint class, every registered type.
+REGISTRY: dict[str, type[Constraint]] = {}
+
+
+def register(cls: type[C]) -> type[C]:
+    """Class decorator: add a constraint type to :data:`REGISTRY` under its ``type_name``.
+
+    Raises:
+        ValueError: no ``type_name``, or one already taken by another class.
+    """
+    name = cls.type_name
+    if not name or REGISTRY.get(name, cls) is not cls:
+        raise ValueError(f"constraint type name {name!r} is empty or taken")
+    REGISTRY[name] = cls
+    return cls
+
+
+def types() -> tuple[type[Constraint], ...]:
+    """Every registered constraint type, by name."""
+    return tuple(REGISTRY[name] for name in sorted(REGISTRY))
+
+
+# --- Text helpers shared by the types' from_text / to_text ------------------------------------
+
+
+def cell_token(cell: Cell) -> str:
+    """``(0, 1)`` -> ``r1c2``."""
+    return cell_name(cell)
+
+
+def parse_cell(token: str, where: str) -> Cell:
+    """``r1c2`` (any case) -> ``(0, 1)``.
+
+    Raises:
+        PuzzleError: not ``rXcY`` with X, Y >= 1, naming ``where`` and the token.
+    """
+    text = token.lower()
+    if text.startswith("r") and "c" in text:
+        row, _, col = text[1:].partition("c")
+        if row.isascii() and col.isascii() and row.isdigit() and col.isdigit():
+            r, c = int(row), int(col)
+            if r >= 1 and c >= 1:
+                return (r - 1, c - 1)
+    raise PuzzleError(f"{where}: expected a cell rXcY, got {token!r}")
+
+
+def parse_cells(tokens: Sequence[str], where: str) -> tuple[Cell, ...]:
+    """Cells ``rXcY`` -> 0-based pairs (see :func:`parse_cell`)."""
+    return tuple(parse_cell(t, where) for t in tokens)
+
+
+def parse_int(token: str, where: str, what: str = "an integer") -> int:
+    """An integer token (ASCII digits, optional leading ``-``).
+
+    Raises:
+        PuzzleError: naming ``where``, what was expected and the token.
+    """
+    body = token[1:] if token.startswith("-") else token
+    if not (body.isascii() and body.isdigit()) or len(body) > 12:
+        raise PuzzleError(f"{where}: expected {what}, got {token!r}")
+    return int(token)
+
+
+def expect_count(tokens: Sequence[str], count: int, where: str, form: str) -> None:
+    """Raise :class:`PuzzleError` unless there are ``count`` tokens (``form``: the syntax)."""
+    if len(tokens) != count:
+        raise PuzzleError(f"{where}: expected {form}, got {' '.join(tokens) or 'nothing'}")
+
+
+def values_token(values: Sequence[int]) -> str:
+    """``(1, 2)`` -> ``1,2``: a tuple of values as one token."""
+    return ",".join(str(v) for v in values)
+
+
+def parse_values(token: str, size: int, where: str) -> tuple[int, ...]:
+    """``1,2`` -> ``(1, 2)``, exactly ``size`` values.
+
+    Raises:
+        PuzzleError: another count, or a part that is not an integer.
+    """
+    parts = token.split(",")
+    if len(parts) != size:
+        raise PuzzleError(f"{where}: expected {size} values separated by ',', got {token!r}")
+    return tuple(parse_int(p, where, "a value") for p in parts)
+
+
+# --- The fallback primitive (here, since every type's default decompose builds one) -------
+
+
+@register
+@dataclass(frozen=True)
+class Table(Constraint):
+    """The cells take one of ``tuples`` (values in ``cells`` order).
+
+    Raises:
+        PuzzleError: a tuple of the wrong length, or more than
+            :data:`~cp_sudoku.constraints.base.TABLE_CAP` tuples.
+    """
+
+    tuples: tuple[tuple[int, ...], ...] = ()
+
+    type_name: ClassVar[str] = "table"
+    summary: ClassVar[str] = "the cells take one of the listed tuples"
+
+    def __init__(self, cells: Iterable[Cell], tuples: Iterable[Sequence[int]]) -> None:
+        object.__setattr__(self, "cells", tuple(cells))
+        object.__setattr__(self, "tuples", tuple(sorted(set(map(tuple, tuples)))))
+        if any(len(t) != len(self.cells) for t in self.tuples):
+            raise PuzzleError(f"{self.describe()}: a tuple of the wrong length", cells=self.cells)
+        if len(self.tuples) > TABLE_CAP:
+            raise PuzzleError(f"{self.describe()}: more than {TABLE_CAP} tuples", cells=self.cells)
+        object.__setattr__(self, "_set", frozenset(self.tuples))
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """``values`` is one of the tuples."""
+        return tuple(values) in self._set  # type: ignore[attr-defined]
+
+    def allowed(
+        self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
+    ) -> list[tuple[int, ...]]:
+        """The tuples whose values lie in ``domains`` (``differ`` is not needed to prune)."""
+        sets = [frozenset(d) for d in domains]
+        return [t for t in self.tuples if all(v in s for v, s in zip(t, sets, strict=True))]
+
+    def prefix_ok(self, prefix: Sequence[int]) -> bool:
+        """Some tuple starts with ``prefix``."""
+        size = len(prefix)
+        head = tuple(prefix)
+        return any(t[:size] == head for t in self.tuples)
+
+    def describe(self) -> str:
+        """``table {r1c1,r1c2} (3 tuples)``."""
+        return f"table {cells_text(self.cells)} ({len(self.tuples)} tuples)"
+
+    def decompose(self, puzzle: Rules) -> tuple[Table, ...]:
+        """Itself."""
+        return (self,)
+
+    def to_text(self) -> str:
+        """``table r1c1 r1c2 : 1,2 2,1``."""
+        shown = [values_token(t) for t in self.tuples]
+        return " ".join([self.type_name, *map(cell_token, self.cells), ":", *shown])
+
+    @classmethod
+    def from_text(cls, tokens: list[str], where: str) -> Table:
+        """``<cell> ... : v,v,... ...``."""
+        if ":" not in tokens:
+            raise PuzzleError(f"{where}: expected table <cell> ... : v,v,... ...")
+        split = tokens.index(":")
+        cells = parse_cells(tokens[:split], where)
+        return cls(cells, (parse_values(t, len(cells), where) for t in tokens[split + 1 :]))
+
+    @classmethod
+    def examples(cls, rows: int, cols: int) -> tuple[Table, ...]:
+        """Three cells of a column, increasing by one or two."""
+        cells = ((0, 0), (1, 0), (2, 0))
+        return (cls(cells, [(a, a + 1, a + 2) for a in range(1, 5)] + [(1, 3, 4)]),)

@@ -1,0 +1,84 @@
+"""Whispers lines (f-puzzles ``whispers``): adjacent cells on the line differ by at least ``gap``.
+
+German whispers are ``gap`` 5 on 9x9; f-puzzles' default is (n + 1) div 2.
+Each step is a :class:`~cp_sudoku.constraints.primitives.Pair`.  Source: rangsk's
+SudokuSolver, ``Constraints/WhispersConstraint.cs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING, ClassVar
+
+from cp_sudoku.constraints.base import cell_token, parse_cells, parse_int, register
+from cp_sudoku.constraints.linebase import Line, path_text, value_pairs
+from cp_sudoku.constraints.primitives import Pair
+from cp_sudoku.model.errors import Cell, PuzzleError
+
+if TYPE_CHECKING:
+    from cp_sudoku.model.puzzle import Puzzle
+
+
+@register
+@dataclass(frozen=True)
+class Whispers(Line):
+    """``|a - b| >= gap`` for adjacent cells ``a``, ``b`` on the line; ``gap`` >= 1.
+
+    Raises:
+        PuzzleError: a gap below 1, or the line errors of :class:`Line`.
+    """
+
+    gap: int = 5
+
+    type_name: ClassVar[str] = "whispers"
+    summary: ClassVar[str] = "adjacent digits on the line differ by at least the gap"
+    fpuzzles_key: ClassVar[str | None] = "whispers"
+
+    def __init__(self, cells: Iterable[Cell], gap: int) -> None:
+        super().__init__(cells)
+        object.__setattr__(self, "gap", gap)
+        if isinstance(gap, bool) or not isinstance(gap, int) or gap < 1:
+            raise PuzzleError(
+                f"{self.describe()}: the gap must be an integer >= 1", cells=self.cells
+            )
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """Every step differs by at least the gap."""
+        return all(abs(a - b) >= self.gap for a, b in pairwise(values))
+
+    def prefix_ok(self, prefix: Sequence[int]) -> bool:
+        """So far."""
+        return self.holds(prefix)
+
+    def describe(self) -> str:
+        """``whispers (gap 5) r1c1-r1c2``."""
+        return f"{self.type_name} (gap {self.gap}) {path_text(self.cells)}"
+
+    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
+        """One pair per step."""
+        far = value_pairs(puzzle.values, lambda a, b: abs(a - b) >= self.gap)
+        return tuple(Pair(a, b, far) for a, b in pairwise(self.cells))
+
+    def to_text(self) -> str:
+        """``whispers <gap> r1c1 r1c2 ...``."""
+        return " ".join([self.type_name, str(self.gap), *map(cell_token, self.cells)])
+
+    @classmethod
+    def from_text(cls, tokens: list[str], where: str) -> Whispers:
+        """``<gap> <cell> ...``."""
+        if not tokens:
+            raise PuzzleError(f"{where}: expected whispers <gap> <cell> ...")
+        try:
+            return cls(parse_cells(tokens[1:], where), parse_int(tokens[0], where, "a gap"))
+        except PuzzleError as error:
+            raise error.located(where) from None
+
+    @classmethod
+    def examples(cls, rows: int, cols: int) -> tuple[Whispers, ...]:
+        """A gap of half the grid along a bent line, and a gap of 1 on a row."""
+        return (
+            cls(((0, 0), (1, 0), (1, 1)), (cols + 1) // 2),
+            cls(((3, 0), (3, 1), (3, 2)), 2),
+        )

@@ -1,0 +1,104 @@
+"""The three forms of an f-puzzles puzzle, decoded to its JSON object, and encoded back.
+
+- the JSON text itself (``{"size": 9, "grid": [...], ...}``);
+- the compressed string, ``LZString.compressToBase64`` of the JSON (it starts
+  ``N4Ig``, as every such string of a text starting ``{"`` does);
+- a link carrying that string: ``https://www.f-puzzles.com/?load=<string>``
+  (percent-encoded or not), SudokuPad's ``https://sudokupad.app/fpuzzles<string>``
+  and ``.../fpuz<string>``, or the bare string after such a prefix.
+
+Compression is the PyPI ``lzstring`` package (a port of pieroxy's lz-string,
+the library f-puzzles uses), never our own.  Links of the form ``?id=...``
+name a puzzle kept on the f-puzzles server and cannot be read offline.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import quote, unquote
+
+from lzstring import LZString
+
+from cp_sudoku.model import PuzzleError
+
+#: Where f-puzzles opens a puzzle given as a string.
+FPUZZLES_URL = "https://www.f-puzzles.com/?load="
+#: lz-string's base64 alphabet (``=`` pads).
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+=*")
+#: The string, after ``load=`` or a SudokuPad ``fpuzzles``/``fpuz`` prefix, or alone.
+_STRING = re.compile(r"(N4Ig[^\s&#]*)")
+
+
+def looks_like_fpuzzles(text: str) -> bool:
+    """Whether ``text`` (one line) is an f-puzzles string or a link carrying one."""
+    text = text.strip()
+    return (
+        text.startswith("N4Ig")
+        or "load=N4Ig" in unquote(text)
+        or (("fpuz" in text) and "N4Ig" in text)
+    )
+
+
+def decode(text: str) -> dict[str, Any]:
+    """The f-puzzles JSON object of ``text`` in any of its three forms.
+
+    Raises:
+        PuzzleError: ``text`` is none of the three forms, the string does not
+            decompress to JSON, or the JSON is not an object; the message says
+            what was expected.
+    """
+    text = text.strip()
+    if text.startswith("{"):
+        return _json_object(text)
+    if "?id=" in text or "&id=" in text:
+        raise PuzzleError(
+            "malformed link: an f-puzzles '?id=' link names a puzzle kept on the "
+            "f-puzzles server; open it there and copy the '?load=' link"
+        )
+    found = _STRING.search(unquote(text).replace(" ", "+"))
+    if found is None:
+        raise PuzzleError(
+            "malformed link: expected f-puzzles JSON, a compressed string starting 'N4Ig', "
+            "or a link with '?load=N4Ig...'"
+        )
+    string = found.group(1)
+    if not _BASE64.fullmatch(string):
+        bad = next(ch for ch in string if not re.match(r"[A-Za-z0-9+/=]", ch))
+        raise PuzzleError(
+            f"malformed link: {bad!r} is not in the base64 alphabet of an f-puzzles string"
+        )
+    try:
+        plain = LZString().decompressFromBase64(string)
+    except (KeyError, IndexError, ValueError):
+        plain = None
+    if not plain or not plain.startswith("{"):
+        raise PuzzleError(
+            f"malformed link: the string ({len(string)} characters, starting "
+            f"{string[:12]!r}) does not decompress to f-puzzles JSON; is it cut short?"
+        )
+    return _json_object(plain)
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(
+            f"not f-puzzles JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+    if not isinstance(data, dict):
+        raise PuzzleError("not f-puzzles JSON: expected an object with 'size' and 'grid'")
+    return data
+
+
+def encode(data: dict[str, Any]) -> str:
+    """The compressed string of an f-puzzles JSON object (starts ``N4Ig``)."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return LZString().compressToBase64(text)
+
+
+def link(data: dict[str, Any]) -> str:
+    """The f-puzzles link that opens ``data`` (the string percent-encoded)."""
+    return FPUZZLES_URL + quote(encode(data), safe="")
