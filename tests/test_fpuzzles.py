@@ -330,3 +330,19 @@ def test_small_puzzles_give_their_index_verdict(data: Path, slug: str) -> None:
 def test_every_fpuzzles_puzzle_gives_its_index_verdict(data: Path) -> None:
     for slug in slugs(data):
         _verdict_matches(data, slug)
+
+
+@pytest.mark.slow
+def test_every_fpuzzles_puzzle_is_proved_and_verified(data: Path, tmp_path: Path) -> None:
+    pytest.importorskip("dratify", reason="pip install 'cp-sudoku[proof]'")
+    from cp_sudoku.verify.certify import certify
+    from cp_sudoku.verify.check import verify
+
+    for slug in slugs(data):
+        puzzle = next(read_file(data / FOLDER / f"{slug}.fpuzzles.txt")).puzzle
+        assert puzzle is not None
+        done = certify(puzzle, tmp_path, slug)
+        assert done.path is not None and not done.failures, (slug, done.failures)
+        report = verify(done.path)
+        assert report.holds, (slug, report.failures)
+        assert report.status == expected(data, slug), slug
