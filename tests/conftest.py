@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cp_sudoku.backends import DEFAULT_BACKENDS
+from cp_sudoku.backends import DEFAULT_BACKENDS, Result
 from cp_sudoku.crosscheck import Verdict, crosscheck
 from cp_sudoku.datasets import data_dir
 from cp_sudoku.io import parse_line
@@ -34,13 +34,17 @@ def check_all(puzzle: Puzzle, limit: int = 2, backends=DEFAULT_BACKENDS) -> Verd
     """Cross-check with every back end; assert agreement and re-check every grid."""
     verdict = crosscheck(puzzle, backends, limit=limit, time_limit=120)
     assert verdict.agree, verdict.disagreements
-    for result in verdict.results.values():
-        if result.stopped == "declined":  # kernel on cages and clues: backtrack stands in
-            continue
+    for result in answered(verdict):
         assert result.status == verdict.status, (result.backend, result.status, verdict.status)
         for grid in result.solutions:
             assert is_solution(puzzle, grid)
     return verdict
+
+
+def answered(verdict: Verdict) -> list[Result]:
+    """The results of the back ends that did not decline the puzzle (``kernel`` declines
+    cages, relations and clues; ``backtrack`` stands in for it)."""
+    return [result for result in verdict.results.values() if result.stopped != "declined"]
 
 
 def grid_of(text: str) -> tuple[int, ...]:
