@@ -125,9 +125,7 @@ def _line(outcome: Outcome[Checked], as_json: bool, err: Emit, explain: bool = F
     verdict, puzzle = checked.verdict, entry.puzzle
     core = why_none(puzzle) if explain and puzzle and explained(verdict) else None
     if as_json:
-        record = verdict_record(entry, verdict, checked.mismatch)
-        if checked.grade is not None:
-            record["grade"] = checked.grade.record()
+        record = verdict_record(entry, verdict, checked.mismatch, checked.grade)
         return json.dumps(with_core(record, core) if core else record)
     line = text_line(entry, checked)
     if explain and puzzle and len(verdict.solutions) >= 2 and verdict.status != "unique":
