@@ -21,6 +21,9 @@ MAX_SIZE = 100
 MAX_DIGITS = 18
 #: The largest number :func:`read_number` returns.
 MAX_NUMBER = 10**MAX_DIGITS - 1
+#: Significant digits a cage target may have: a target no values can reach is read and
+#: the puzzle is ``none`` (no solver sees the number); past this, the text is refused.
+MAX_TARGET_DIGITS = 4_000
 #: Characters of a number shown in a message (a huge one is cut).
 _SHOWN = 24
 _ASCII_DIGITS = re.compile(r"[0-9]+")
@@ -38,9 +41,9 @@ def shown(text: str) -> str:
     return f"{text[:_SHOWN]!r}... ({len(text):,} characters)"
 
 
-def read_number(text: str, what: str = "a number") -> int:
-    """``text`` as a whole number: ASCII digits ``0-9``, at most :data:`MAX_DIGITS`
-    significant ones.
+def read_number(text: str, what: str = "a number", digits: int = MAX_DIGITS) -> int:
+    """``text`` as a whole number: ASCII digits ``0-9``, at most ``digits`` significant
+    ones (:data:`MAX_DIGITS` by default).
 
     Raises:
         PuzzleError: anything else (no location: the caller adds it), saying
@@ -48,9 +51,9 @@ def read_number(text: str, what: str = "a number") -> int:
     """
     if not is_number(text):
         raise PuzzleError(f"expected {what} in the digits 0-9, got {shown(text)}")
-    if len(text.lstrip("0")) > MAX_DIGITS:
+    if len(text.lstrip("0")) > digits:
         raise PuzzleError(
-            f"{what} has {len(text.lstrip('0')):,} digits, over the limit of {MAX_DIGITS}: "
+            f"{what} has {len(text.lstrip('0')):,} digits, over the limit of {digits:,}: "
             f"got {shown(text)}"
         )
     return int(text)

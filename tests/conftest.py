@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cp_sudoku.backends import DEFAULT_BACKENDS
+from cp_sudoku.backends import DEFAULT_BACKENDS, Result
 from cp_sudoku.crosscheck import Verdict, crosscheck
 from cp_sudoku.datasets import data_dir
 from cp_sudoku.io import parse_line
@@ -30,17 +31,36 @@ def lines(path: Path, count: int | None = None, step: int = 1) -> list[str]:
     return found[::step][:count]
 
 
+def every_backend() -> list[Any]:
+    """Every registered back end as a test parameter; one that cannot run on this machine
+    (minizinc without its executable) is skipped, naming the command that installs it."""
+    from cp_sudoku.backends import available
+    from cp_sudoku.backends.minizinc import missing
+
+    why = missing()
+    return [
+        pytest.param(name, marks=pytest.mark.skip(reason=why))
+        if name == "minizinc" and why
+        else name
+        for name in available()
+    ]
+
+
 def check_all(puzzle: Puzzle, limit: int = 2, backends=DEFAULT_BACKENDS) -> Verdict:
     """Cross-check with every back end; assert agreement and re-check every grid."""
     verdict = crosscheck(puzzle, backends, limit=limit, time_limit=120)
     assert verdict.agree, verdict.disagreements
-    for result in verdict.results.values():
-        if result.stopped == "declined":  # kernel on cages and clues: backtrack stands in
-            continue
+    for result in answered(verdict):
         assert result.status == verdict.status, (result.backend, result.status, verdict.status)
         for grid in result.solutions:
             assert is_solution(puzzle, grid)
     return verdict
+
+
+def answered(verdict: Verdict) -> list[Result]:
+    """The results of the back ends that did not decline the puzzle (``kernel`` declines
+    cages, relations and clues; ``backtrack`` stands in for it)."""
+    return [result for result in verdict.results.values() if result.stopped != "declined"]
 
 
 def grid_of(text: str) -> tuple[int, ...]:

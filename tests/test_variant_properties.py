@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conftest import check_all
+from conftest import answered, check_all
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -87,8 +87,8 @@ def _product(values: list[int]) -> int:
 def assert_complete_agreement(puzzle: Puzzle, grid: tuple[int, ...], limit: int) -> None:
     assert is_solution(puzzle, grid)
     verdict = check_all(puzzle, limit=limit)
-    assume(all(r.complete for r in verdict.results.values()))
-    for result in verdict.results.values():
+    assume(all(r.complete for r in answered(verdict)))
+    for result in answered(verdict):
         assert grid in result.solutions
         assert sorted(result.solutions) == sorted(verdict.solutions)
 

@@ -6,9 +6,9 @@ import re
 from collections.abc import Iterable
 
 import pytest
-from conftest import check_all, grid_of
+from conftest import answered, check_all, every_backend, grid_of
 
-from cp_sudoku.backends import available, get_backend
+from cp_sudoku.backends import get_backend
 from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.kinds.kakuro import Clue, kakuro
 from cp_sudoku.kinds.kenken import kenken
@@ -166,7 +166,7 @@ def test_killer_with_givens_and_a_6x6_box() -> None:
     cages = [(sum(solution[6 * r + c] for r, c in pair), pair) for pair in pairs]
     given = [v if i == 0 else 0 for i, v in enumerate(solution)]
     verdict = check_all(killer(cages, given, box=(2, 3)), limit=200)
-    for result in verdict.results.values():
+    for result in answered(verdict):
         assert result.complete and len(result.solutions) == 128  # every solution enumerated
     assert solution in verdict.solutions
     assert all(grid[0] == 2 for grid in verdict.solutions)
@@ -266,7 +266,7 @@ def test_small_kakuro_from_the_issue() -> None:
 def test_small_kakuro_has_four_solutions_if_runs_may_repeat_digits() -> None:
     verdict = check_all(kakuro(KAKURO_SMALL, distinct=False), limit=10)
     assert len(verdict.solutions) == 4
-    assert all(r.complete for r in verdict.results.values())
+    assert all(r.complete for r in answered(verdict))
 
 
 def test_kakuro_labels_and_runs() -> None:
@@ -324,7 +324,7 @@ def test_jigsaw_units_are_rows_columns_and_the_regions() -> None:
     ]
     assert unit_sets(puzzle) == set(rule_units(4, None)) | set(regions)
     verdict = check_all(puzzle, limit=100)
-    assert all(r.complete for r in verdict.results.values())
+    assert all(r.complete for r in answered(verdict))
     assert len(verdict.solutions) > 0
 
 
@@ -411,7 +411,7 @@ def test_contradictory_clues_are_none_with_the_reason(puzzle, reason: str) -> No
     assert reason in verdict.reason
 
 
-@pytest.mark.parametrize("name", available())
+@pytest.mark.parametrize("name", every_backend())
 def test_every_registered_back_end_on_the_small_variants(name: str) -> None:
     for puzzle, solution in [
         (kenken(4, KENKEN_4X4), grid_of("2143132442313412")),

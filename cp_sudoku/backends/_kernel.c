@@ -49,6 +49,9 @@ typedef struct {
     int *lock_start;     /* 3 * nlocks + 1 offsets into lock_cells */
     int *lock_cells;
     char *lock_full;     /* 2 * nlocks: A full, B full */
+    int *lock_units;     /* 2 * nlocks: the units A and B of each lock */
+    int *cell_unit_start; /* ncells + 1 offsets into cell_units */
+    int *cell_units;     /* the units of each cell */
 } Shape;
 
 static void shape_free(Shape *s) {
@@ -56,6 +59,7 @@ static void shape_free(Shape *s) {
     free(s->unit_start); free(s->unit_cells); free(s->unit_full);
     free(s->peer_start); free(s->peers);
     free(s->lock_start); free(s->lock_cells); free(s->lock_full);
+    free(s->lock_units); free(s->cell_unit_start); free(s->cell_units);
     free(s);
 }
 
@@ -110,15 +114,18 @@ fail:
     return 0;
 }
 
-/* shape(ncells, n, units, peers, locks, lock_full) -> capsule
+/* shape(ncells, n, units, peers, locks, lock_full, lock_units) -> capsule
  * units: list of lists of cell indices; peers: per cell, its peers;
  * locks: 3 lists per lock (inside, rest of A, rest of B);
- * lock_full: bytes, 2 per lock (A full, B full). */
+ * lock_full: bytes, 2 per lock (A full, B full);
+ * lock_units: per lock, the list [A, B] of its two unit indices. */
 static PyObject *k_shape(PyObject *self, PyObject *args) {
     int ncells, n;
-    PyObject *units, *peers, *locks;
+    PyObject *units, *peers, *locks, *lock_units;
     Py_buffer full;
-    if (!PyArg_ParseTuple(args, "iiOOOy*", &ncells, &n, &units, &peers, &locks, &full)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiOOOy*O", &ncells, &n, &units, &peers, &locks, &full,
+                          &lock_units))
+        return NULL;
     if (n < 1 || n > 64 || ncells < 1) {
         PyBuffer_Release(&full);
         PyErr_SetString(PyExc_ValueError, "the kernel takes 1..64 values and at least one cell");
@@ -144,6 +151,26 @@ static PyObject *k_shape(PyObject *self, PyObject *args) {
     for (int u = 0; u < s->nunits; u++)
         s->unit_full[u] = (s->unit_start[u + 1] - s->unit_start[u]) == n;
     memcpy(s->lock_full, full.buf, 2 * s->nlocks);
+    int *pair_start = NULL, npairs = 0;
+    int ok = read_lists(lock_units, s->nlocks, &pair_start, &s->lock_units, &npairs, s->nunits);
+    free(pair_start);
+    if (!ok) goto fail;
+    if (npairs != s->nlocks || (s->nlocks && s->lock_units == NULL)) {
+        PyErr_SetString(PyExc_ValueError, "lock_units: two units per lock");
+        goto fail;
+    }
+    s->cell_unit_start = calloc(ncells + 1, sizeof(int));
+    s->cell_units = malloc(sizeof(int) * (s->unit_start[s->nunits] + 1));
+    if (!s->cell_unit_start || !s->cell_units) { PyErr_NoMemory(); goto fail; }
+    for (int k = 0; k < s->unit_start[s->nunits]; k++) s->cell_unit_start[s->unit_cells[k] + 1]++;
+    for (int c = 0; c < ncells; c++) s->cell_unit_start[c + 1] += s->cell_unit_start[c];
+    int *fill = malloc(sizeof(int) * (ncells + 1));
+    if (!fill) { PyErr_NoMemory(); goto fail; }
+    memcpy(fill, s->cell_unit_start, sizeof(int) * (ncells + 1));
+    for (int u = 0; u < s->nunits; u++)
+        for (int k = s->unit_start[u]; k < s->unit_start[u + 1]; k++)
+            s->cell_units[fill[s->unit_cells[k]]++] = u;
+    free(fill);
     PyBuffer_Release(&full);
     return PyCapsule_New(s, "cp_sudoku.kernel.shape", capsule_destructor);
 fail:
@@ -154,37 +181,62 @@ fail:
 
 static inline int single(mask_t m) { return (m & (m - 1)) == 0; }
 
+/* The working state of one propagation: the queue of cells that turned
+ * single and whose value has not yet left their peers, and per unit whether
+ * a cell of it lost a candidate since the unit was last scanned for hidden
+ * singles (`hidden`) or for locked candidates (`lock`); `current` is the lock
+ * pass's copy of `lock`. */
+typedef struct {
+    int *queue;
+    int qlen;
+    char *hidden, *lock, *current;
+} Work;
+
+/* Mark the units of cell c as changed. */
+static inline void touch(const Shape *s, Work *w, int c) {
+    for (int k = s->cell_unit_start[c]; k < s->cell_unit_start[c + 1]; k++) {
+        int u = s->cell_units[k];
+        w->hidden[u] = 1;
+        w->lock[u] = 1;
+    }
+}
+
 /* Remove `bits` from cell p; 0 when p is left empty.  A cell left single is queued. */
-static inline int eliminate(mask_t *cand, int p, mask_t bits, int *queue, int *qlen) {
+static inline int eliminate(const Shape *s, Work *w, mask_t *cand, int p, mask_t bits) {
     mask_t m = cand[p];
     if (!(m & bits)) return 1;
     m &= ~bits;
     cand[p] = m;
+    touch(s, w, p);
     if (!m) return 0;
-    if (single(m)) queue[(*qlen)++] = p;
+    if (single(m)) w->queue[w->qlen++] = p;
     return 1;
 }
 
 /* Singles and locked candidates to a fixpoint; 0 on a contradiction, with
  * `*blame` set to the cell left without candidates, or to -1 - u for a unit u
- * left without a place for some value.  `queue` holds cells that became single and whose value is not yet removed
- * from their peers.  A cell is queued when it turns single, which happens
- * once per call, so the queue never holds more than ncells + 1 entries. */
-static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen, int *blame) {
+ * left without a place for some value.  On entry the queue holds the cells
+ * that turned single and `w->hidden`, `w->lock` mark the units changed since
+ * the last fixpoint (all of them at the root).  A cell is queued when it
+ * turns single, which happens once per call, so the queue never holds more
+ * than ncells + 1 entries.  Only changed units are scanned: an unchanged unit
+ * was clean at the last fixpoint and still is. */
+static int propagate(const Shape *s, Work *w, mask_t *cand, int *blame) {
     const int *us = s->unit_start, *uc = s->unit_cells;
     for (;;) {
-        while (qlen) {
-            int c = queue[--qlen];
+        while (w->qlen) {
+            int c = w->queue[--w->qlen];
             mask_t m = cand[c];
             for (int k = s->peer_start[c]; k < s->peer_start[c + 1]; k++)
-                if (!eliminate(cand, s->peers[k], m, queue, &qlen)) {
+                if (!eliminate(s, w, cand, s->peers[k], m)) {
                     *blame = s->peers[k];
                     return 0;
                 }
         }
         /* hidden singles in the full units */
         for (int u = 0; u < s->nunits; u++) {
-            if (!s->unit_full[u]) continue;
+            if (!w->hidden[u] || !s->unit_full[u]) continue;
+            w->hidden[u] = 0;
             mask_t once = 0, twice = 0, fixed = 0;
             for (int k = us[u]; k < us[u + 1]; k++) {
                 mask_t m = cand[uc[k]];
@@ -209,15 +261,20 @@ static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen, int *bl
                 int c = uc[k];
                 if (cand[c] != bit) {
                     cand[c] = bit;
-                    queue[qlen++] = c;
+                    touch(s, w, c);
+                    w->queue[w->qlen++] = c;
                 }
             }
         }
-        if (qlen) continue;
-        /* locked candidates */
+        if (w->qlen) continue;
+        /* locked candidates, for the pairs with a changed unit */
         int changed = 0;
+        memcpy(w->current, w->lock, s->nunits);
+        memset(w->lock, 0, s->nunits);
         const int *ls = s->lock_start, *lc = s->lock_cells;
         for (int k = 0; k < s->nlocks; k++) {
+            if (!w->current[s->lock_units[2 * k]] && !w->current[s->lock_units[2 * k + 1]])
+                continue;
             const int *in0 = lc + ls[3 * k], *in1 = lc + ls[3 * k + 1];
             const int *a1 = lc + ls[3 * k + 2], *b1 = lc + ls[3 * k + 3];
             mask_t inside = 0, rest_a = 0, rest_b = 0;
@@ -229,7 +286,7 @@ static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen, int *bl
                 if (locked) {
                     changed = 1;
                     for (const int *p = a1; p < b1; p++)
-                        if (!eliminate(cand, *p, locked, queue, &qlen)) {
+                        if (!eliminate(s, w, cand, *p, locked)) {
                             *blame = *p;
                             return 0;
                         }
@@ -241,14 +298,14 @@ static int propagate(const Shape *s, mask_t *cand, int *queue, int qlen, int *bl
                 if (locked) {
                     changed = 1;
                     for (const int *p = in1; p < a1; p++)
-                        if (!eliminate(cand, *p, locked, queue, &qlen)) {
+                        if (!eliminate(s, w, cand, *p, locked)) {
                             *blame = *p;
                             return 0;
                         }
                 }
             }
         }
-        if (qlen || changed) continue;
+        if (w->qlen || changed) continue;
         return 1;
     }
 }
@@ -407,7 +464,8 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
     }
     if (keep < 0) keep = 0;
     double deadline = seconds >= 0 ? now() + seconds : -1.0;
-    int *queue = malloc(sizeof(int) * ((size_t)N + 1));
+    Work work = {malloc(sizeof(int) * ((size_t)N + 1)), 0, calloc(s->nunits + 1, 1),
+                 calloc(s->nunits + 1, 1), calloc(s->nunits + 1, 1)};
     int depth_cap = 16;
     mask_t *states = malloc(sizeof(mask_t) * (size_t)N * depth_cap);
     int *branch_cell = malloc(sizeof(int) * depth_cap);
@@ -418,7 +476,8 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
     found.store = keep > 2 ? keep : 2;
     if (found.store > limit) found.store = limit;
     PyObject *grids = NULL, *result = NULL;
-    if (!queue || !states || !branch_cell || !branch_rest || !weight || !grid) {
+    if (!work.queue || !work.hidden || !work.lock || !work.current || !states || !branch_cell ||
+        !branch_rest || !weight || !grid) {
         PyErr_NoMemory();
         goto done;
     }
@@ -428,7 +487,6 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
     const char *stopped = NULL;
     int complete = 1, failed = 0, blame = 0;
     const unsigned char *g = givens.buf;
-    int qlen = 0;
     for (int c = 0; c < N; c++) {
         if (g[c]) {
             if (g[c] > s->n) {
@@ -436,13 +494,15 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
                 goto done;
             }
             states[c] = (mask_t)1 << (g[c] - 1);
-            queue[qlen++] = c;
+            work.queue[work.qlen++] = c;
         } else {
             states[c] = s->all;
         }
     }
     /* states[0..N) is the root, never changed after this */
-    int depth = propagate(s, states, queue, qlen, &blame) ? 0 : -1; /* -1: no solution */
+    memset(work.hidden, 1, s->nunits);
+    memset(work.lock, 1, s->nunits);
+    int depth = propagate(s, &work, states, &blame) ? 0 : -1; /* -1: no solution */
     int descend = 1; /* choose a branching cell at states[depth] */
     while (depth >= 0) {
         mask_t *cand = states + (size_t)depth * N;
@@ -504,8 +564,12 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
         memcpy(next, cand, sizeof(mask_t) * N);
         int c = branch_cell[depth];
         next[c] = bit;
-        queue[0] = c;
-        if (propagate(s, next, queue, 1, &blame)) {
+        memset(work.hidden, 0, s->nunits);
+        memset(work.lock, 0, s->nunits);
+        touch(s, &work, c);
+        work.queue[0] = c;
+        work.qlen = 1;
+        if (propagate(s, &work, next, &blame)) {
             depth++;
             descend = 1;
         } else {
@@ -525,7 +589,7 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
                            backtracks);
 done:
     PyBuffer_Release(&givens);
-    free(queue); free(states); free(branch_cell); free(branch_rest); free(weight); free(grid);
+    free(work.queue); free(work.hidden); free(work.lock); free(work.current); free(states); free(branch_cell); free(branch_rest); free(weight); free(grid);
     free(found.grids); free(found.slots);
     Py_XDECREF(grids);
     return result;

@@ -23,13 +23,16 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from cp_sudoku.constraints.base import OutOfTime, compile_deadline
-from cp_sudoku.errors import Unsupported, UsageError
+from cp_sudoku.errors import PuzzleError, Unsupported, UsageError
 from cp_sudoku.model import (
+    Clash,
     Constraint,
     Grid,
     Puzzle,
     out_of_reach,
+    repeated_givens,
 )
+from cp_sudoku.numbers import MAX_DIGITS, in_range
 
 Status = Literal["unique", "multiple", "none", "unknown"]
 STATUSES: tuple[Status, ...] = ("unique", "multiple", "none", "unknown")
@@ -83,6 +86,21 @@ def status_of(found: int, complete: bool) -> Status:
     if not complete:
         return "unknown"
     return "unique" if found == 1 else "none"
+
+
+#: The last puzzle :func:`_repeated_givens` looked at, and what it found (one tuple: a
+#: thread reads both or neither).
+_LAST_GIVENS: tuple[object, list[Clash]] = (None, [])
+
+
+def _repeated_givens(puzzle: Puzzle) -> list[Clash]:
+    """:func:`repeated_givens`, once per puzzle object when several back ends solve it."""
+    global _LAST_GIVENS
+    last, found = _LAST_GIVENS
+    if last is not puzzle:
+        found = repeated_givens(puzzle)
+        _LAST_GIVENS = (puzzle, found)
+    return found
 
 
 def check_limits(limit: int, time_limit: float | None) -> float | None:
@@ -266,13 +284,25 @@ class Backend(ABC):
         Raises:
             UsageError: a limit that is not a positive integer, or a time limit
                 that is NaN, zero or negative.
+            PuzzleError: a cage target of more than 18 digits that its cells
+                could reach (no 64-bit solver takes it; one out of reach is none).
         """
         time_limit = check_limits(limit, time_limit)
         reason = self.declines(puzzle)
         if reason is not None:
             return Result(self.name, "unknown", (), False, 0.0, {}, 0, "declined", reason)
-        far = out_of_reach(puzzle) if puzzle.cages else []
-        if far:  # a target past any value sum or product: no solver should see the number
+        # Givens that repeat in a unit, or a target past any sum or product: none, whichever
+        # back end runs (no solver should see a contradiction in its givens, nor such a number)
+        far = _repeated_givens(puzzle) or (out_of_reach(puzzle) if puzzle.cages else [])
+        if not far:  # a target some values reach, but too large for a 64-bit solver
+            huge = next((cage for cage in puzzle.cages if not in_range(cage.target)), None)
+            if huge is not None:
+                raise PuzzleError(
+                    f"a cage target of {len(str(huge.target))} digits that its cells could "
+                    f"reach: no back end here takes targets over {MAX_DIGITS} digits",
+                    cells=huge.cells,
+                )
+        if far:
             why = "; ".join(clash.message for clash in far)
             return Result(self.name, "none", (), True, 0.0, {}, 0, None, why)
         with self._lock:

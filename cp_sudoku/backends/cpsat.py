@@ -118,12 +118,28 @@ class _Builder:
         if cage.op == "+":
             self.model.add(sum(xs) == cage.target)
         elif cage.op == "*":
-            self.model.add_multiplication_equality(cage.target, xs)
+            self.product(cage.target, xs)
         else:
             self.table(cage)
             return
         if cage.distinct and len(xs) > 1:
             self.model.add_all_different(xs)
+
+    def product(self, target: int, xs: list[cp_model.IntVar]) -> None:
+        """``prod(xs) == target``.  One ``add_multiplication_equality`` while the largest
+        product fits CP-SAT's integers; past 2**62 (a 20 x 20 KenKen's 15-cell cage: 20**15)
+        CP-SAT refuses that as a possible overflow, so the product is chained through
+        partial products, each between 1 and the target (values are at least 1 then)."""
+        low, high = self.puzzle.min_value, self.puzzle.max_value
+        if max(abs(low), abs(high)) ** len(xs) < 2**62 or low < 1 or target < 1:
+            self.model.add_multiplication_equality(target, xs)
+            return
+        partial: cp_model.IntVar = xs[0]
+        for x in xs[1:-1]:
+            step = self.model.new_int_var(1, target, "")
+            self.model.add_multiplication_equality(step, [partial, x])
+            partial = step
+        self.model.add_multiplication_equality(target, [partial, xs[-1]])
 
     def sparse_unit(self, unit: SparseUnit) -> None:
         """Each height 1..top in exactly one cell (a Boolean per cell and height), none

@@ -66,7 +66,8 @@ def compiled() -> bool:
 
 
 def _shape_arguments(puzzle: Puzzle) -> tuple[Any, ...]:
-    """The arguments of ``_kernel.shape``: cell count, n, units, peers, lock groups."""
+    """The arguments of ``_kernel.shape``: cell count, n, units, peers, lock groups
+    (cells, whether each unit is full, the two units)."""
     index = puzzle.index
     n = puzzle.max_value - puzzle.min_value + 1
     units = [[index[c] for c in unit.cells] for unit in puzzle.units]
@@ -76,6 +77,7 @@ def _shape_arguments(puzzle: Puzzle) -> tuple[Any, ...]:
             peers[i].update(unit)
     peer_lists = [sorted(p - {i}) for i, p in enumerate(peers)]
     locks: list[list[int]] = []
+    lock_units: list[list[int]] = []
     full = bytearray()
     cells_of = [set(unit) for unit in units]
     for a, cells_a in enumerate(cells_of):
@@ -85,7 +87,8 @@ def _shape_arguments(puzzle: Puzzle) -> tuple[Any, ...]:
                 continue
             locks += [sorted(inside), sorted(cells_a - inside), sorted(cells_of[b] - inside)]
             full += bytes([len(cells_a) == n, len(cells_of[b]) == n])
-    return len(puzzle.cells), n, units, peer_lists, locks, bytes(full)
+            lock_units.append([a, b])
+    return len(puzzle.cells), n, units, peer_lists, locks, bytes(full), lock_units
 
 
 class KernelBackend(BacktrackingBackend):

@@ -17,7 +17,10 @@ from cp_sudoku.constraints.base import (
     register,
 )
 from cp_sudoku.errors import Cell, PuzzleError
-from cp_sudoku.numbers import MAX_DIGITS, in_range
+from cp_sudoku.numbers import MAX_TARGET_DIGITS
+
+#: Bits of the largest cage target (:data:`MAX_TARGET_DIGITS` decimal digits).
+_TARGET_BITS = (10**MAX_TARGET_DIGITS).bit_length()
 
 #: Cage operations: sum, difference, product, quotient, ``=`` for a one-cell
 #: cage that gives its value, ``?`` for a hidden operator (any of ``+ - * /``).
@@ -54,7 +57,7 @@ class Cage(Constraint):
 
     Raises:
         PuzzleError: an unknown operation, a target that is not an integer (or
-            has more than 18 digits), or a cell count the operation does not take.
+            has more than 4,000 digits), or a cell count the operation does not take.
     """
 
     op: str = "+"
@@ -79,10 +82,10 @@ class Cage(Constraint):
             fault = f"operation must be one of {' '.join(OPERATIONS)}"
         elif isinstance(self.target, bool) or not isinstance(self.target, int):
             fault = f"target must be an integer, got {self.target!r}"
-        elif not in_range(self.target):  # said without the number: it may not print
+        elif self.target.bit_length() > _TARGET_BITS:  # said without the number: it may not print
             raise PuzzleError(
-                f"a cage target of {self.target.bit_length()} bits: targets have at most "
-                f"{MAX_DIGITS} digits",
+                f"a cage target of {self.target.bit_length():,} bits: targets have at most "
+                f"{MAX_TARGET_DIGITS:,} digits",
                 cells=self.cells,
             )
         elif self.op == "=" and size != 1:

@@ -37,7 +37,13 @@ from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.kinds.skyscrapers import SIDES, skyscrapers
 from cp_sudoku.model import Cell, Grid, Puzzle, PuzzleError
-from cp_sudoku.model.numbers import MAX_DIGITS, is_number, read_number, shown
+from cp_sudoku.model.numbers import (
+    MAX_DIGITS,
+    MAX_TARGET_DIGITS,
+    is_number,
+    read_number,
+    shown,
+)
 
 _CLUE = re.compile(r"^([0-9]+)([-+*x/])?$")  # ASCII digits only
 _OPS = {"+": "+", "-": "-", "*": "*", "x": "*", "/": "/"}
@@ -148,7 +154,8 @@ def _kenken(rows: Rows, name: str) -> Puzzle:
         if not match:
             raise PuzzleError(f"cage {label}: unexpected clue {clues[0]!r}")
         op = _OPS[match.group(2)] if match.group(2) else "=" if len(cells) == 1 else "?"
-        cages.append((read_number(match.group(1), "a cage target"), op, cells))
+        target = read_number(match.group(1), "a cage target", MAX_TARGET_DIGITS)
+        cages.append((target, op, cells))
     return kenken(n, cages, name=name)
 
 

@@ -23,7 +23,13 @@ from cp_sudoku.kinds.base import CageText, GridText, RelationText
 from cp_sudoku.kinds.grid import parse_box
 from cp_sudoku.kinds.kakuro import Clue, Square
 from cp_sudoku.model import Cell, PuzzleError, cell_name
-from cp_sudoku.model.numbers import MAX_DIGITS, is_number, read_number, shown
+from cp_sudoku.model.numbers import (
+    MAX_DIGITS,
+    MAX_TARGET_DIGITS,
+    is_number,
+    read_number,
+    shown,
+)
 
 #: Written operation symbol -> the model's operation.
 OPERATORS = {
@@ -214,7 +220,7 @@ def _read_cages(rows: Rows, where: Where, _: Alphabet | None) -> list[CageText]:
                 f"expected a cage such as '11+ A1 B1' or '3: r1c1,r1c2', got {piece.strip()!r}"
             )
         try:
-            target = read_number(match.group(1), "a cage target")
+            target = read_number(match.group(1), "a cage target", MAX_TARGET_DIGITS)
         except PuzzleError as error:
             raise here.error(error.message) from None
         symbol, rest = match.group(2), match.group(3)

@@ -19,7 +19,7 @@ from cp_sudoku.constraints import (
     Visibility,
 )
 from cp_sudoku.model.checker import is_solution, violations
-from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach
+from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach, repeated_givens
 from cp_sudoku.model.errors import (
     Cell,
     CpSudokuError,
@@ -53,5 +53,6 @@ __all__ = [
     "clashes",
     "is_solution",
     "out_of_reach",
+    "repeated_givens",
     "violations",
 ]
