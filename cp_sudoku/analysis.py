@@ -618,3 +618,34 @@ def logic_share(frame: pd.DataFrame) -> pd.Series:
     :func:`proof_records` rows."""
     solved = frame["outcome"] == "solved"
     return solved.groupby(frame["set"], sort=False).mean().rename("solved by logic")
+
+
+def grade_records(samples: Mapping[str, Iterable[Entry]], time_limit: float = 10.0) -> list[Record]:
+    """Grade every puzzle of each named sample (:func:`cp_sudoku.deduction.grade`, at most
+    ``time_limit`` CPU seconds each): one record per puzzle with ``set``, ``line``,
+    ``rating``, ``band``, ``hardest``, ``solved``, ``steps`` and ``techniques`` (technique ->
+    steps).  Entries that could not be read are skipped."""
+    from cp_sudoku.deduction import grade
+
+    return [
+        {"set": name, "line": entry.line, **grade(entry.puzzle, time_limit=time_limit).record()}
+        for name, entries in samples.items()
+        for entry in entries
+        if entry.puzzle is not None
+    ]
+
+
+def band_technique_mix(frame: pd.DataFrame) -> pd.DataFrame:
+    """Share (0..1) of the steps each technique took, per band: bands as rows (easiest
+    first, ``unsolved`` last), techniques as columns (easiest first); each row sums to 1.
+    ``frame``: :func:`grade_records` rows."""
+    import pandas as pd
+
+    from cp_sudoku.deduction import BANDS, LEVEL, UNSOLVED
+
+    counts = pd.DataFrame(list(frame["techniques"]), index=frame["band"]).fillna(0)
+    table = counts.groupby(level="band").sum()
+    order = [name for name, _, _ in BANDS] + [UNSOLVED]
+    table = table.reindex([band for band in order if band in table.index])
+    table = table[sorted(table.columns, key=LEVEL.__getitem__)]
+    return table.div(table.sum(axis=1), axis=0)

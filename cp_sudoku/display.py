@@ -26,6 +26,7 @@ from typing import Any
 
 from cp_sudoku.backends.base import Result
 from cp_sudoku.crosscheck import Count, Verdict
+from cp_sudoku.deduction import Grade
 from cp_sudoku.io import Entry, alphabet_of, grid_string
 from cp_sudoku.kinds import KINDS
 from cp_sudoku.model import Cell, Puzzle, cell_name
@@ -177,7 +178,9 @@ def format_stats(stats: Mapping[str, int]) -> str:
     return ", ".join(f"{name.replace('_', ' ')} {format_count(v)}" for name, v in stats.items())
 
 
-def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) -> dict[str, Any]:
+def verdict_record(
+    entry: Entry, verdict: Verdict, mismatch: str | None = None, graded: Grade | None = None
+) -> dict[str, Any]:
     """The JSON object of one checked puzzle (one line of ``check --json``).
 
     Keys: ``source``, ``line``, ``name`` (the puzzle's own title, e.g. an f-puzzles
@@ -194,9 +197,10 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
     (:func:`cp_sudoku.workbench.differ.count_words`); ``differ``: for two
     solutions or more, the cells where the first two differ, each
     ``{"cell": "r3c2", "values": [1, 3]}`` (first solution's value, second's), else ``[]``.
+    With ``graded``: ``grade``, its :meth:`cp_sudoku.deduction.Grade.record`.
     """
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
-    return {
+    record = {
         "source": entry.source,
         "line": entry.line,
         "name": _title(entry),
@@ -214,6 +218,9 @@ def verdict_record(entry: Entry, verdict: Verdict, mismatch: str | None = None) 
         else [],
         "backends": {name: result_record(result) for name, result in verdict.results.items()},
     }
+    if graded is not None:
+        record["grade"] = graded.record()
+    return record
 
 
 def _title(entry: Entry) -> str | None:

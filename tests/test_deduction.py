@@ -106,6 +106,16 @@ def test_the_chains_and_nets_on_top1465_are_sound(data: Path) -> None:
     } <= used
 
 
+def test_ai_escargot_needs_the_twice_nested_net_and_every_step_is_sound() -> None:
+    escargot = list(read_file(MODELS / "sudoku-9x9-hard.txt"))[2]
+    assert escargot.puzzle is not None
+    explanation = _check(escargot.puzzle)
+    assert explanation.outcome == "solved"
+    assert explanation.hardest is not None
+    assert explanation.hardest.technique == "forcing net (nested twice)"
+    assert explanation.rating >= 9.5
+
+
 @pytest.mark.slow
 def test_every_step_on_400_of_top1465_is_sound_and_solves(data: Path) -> None:
     path = data / "sudoku" / "magictour-top1465.txt"

@@ -30,6 +30,7 @@ CNF_SIZES = (4, 9)
 SCALING_SIZES = (4, 9)
 SCALING_PER_SIZE = 1
 PROOF_SAMPLE = 2
+GRADE_SAMPLE = 2
 """
 
 pytestmark = pytest.mark.skipif(

@@ -295,3 +295,11 @@ def test_a_killed_worker_is_replaced(inprocess: TestClient) -> None:
         assert answer.status_code in (200, 503)  # 503 only for a request the kill caught
     assert inprocess.post("/v1/check", json={"puzzle": TUTORIAL}).json()["status"] == "unique"
     assert victim not in [w.process for w in runner._pool._workers]
+
+
+def test_check_grades_when_asked(api: httpx.Client) -> None:
+    graded = api.post("/v1/check", json={"puzzle": TUTORIAL, "grade": True}).json()
+    assert graded["status"] == "unique"
+    assert graded["grade"]["band"] == "easy" and graded["grade"]["solved"] is True
+    assert graded["grade"]["rating"] == 1.2 and graded["grade"]["techniques"]["hidden single"] > 0
+    assert "grade" not in api.post("/v1/check", json={"puzzle": TUTORIAL}).json()

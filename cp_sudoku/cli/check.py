@@ -79,6 +79,8 @@ def check(
     console = Console(stderr=True, highlight=False)
     tally = exits.tally()
     tally.total = lambda: inputs.total(puzzle_or_file, reading)
+    if table["output"]:
+        tally.after = f"; the finished slices are kept: add --resume to go on ({table['output']})"
     summary = Summary()
     source = Input(
         lambda: inputs.entries(puzzle_or_file, reading),
@@ -123,9 +125,7 @@ def _line(outcome: Outcome[Checked], as_json: bool, err: Emit, explain: bool = F
     verdict, puzzle = checked.verdict, entry.puzzle
     core = why_none(puzzle) if explain and puzzle and explained(verdict) else None
     if as_json:
-        record = verdict_record(entry, verdict, checked.mismatch)
-        if checked.grade is not None:
-            record["grade"] = checked.grade.record()
+        record = verdict_record(entry, verdict, checked.mismatch, checked.grade)
         return json.dumps(with_core(record, core) if core else record)
     line = text_line(entry, checked)
     if explain and puzzle and len(verdict.solutions) >= 2 and verdict.status != "unique":

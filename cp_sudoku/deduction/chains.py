@@ -243,15 +243,7 @@ def forcing_chains(st: State) -> Step | None:
             reach[k] = _reach(links, k)
         return reach[k]
 
-    options: list[tuple[str, list[int]]] = []
-    for i in st.open():
-        if st.cand[i].bit_count() >= 2:
-            options.append((cell_name(st.s.cells[i]), [d * n + i for d in bits(st.cand[i])]))
-    for group in st.s.full:
-        for d in bits(st.all & ~st.placed_mask(group)):
-            places = st.where(group, d)
-            if len(places) >= 2:
-                options.append((f"{st.value(d)} in {group.name}", [d * n + i for i in places]))
+    options = [(where, [d * n + i for i, d in starts]) for where, starts in st.alternatives()]
     best: tuple[float, Step] | None = None
     for where, starts in options:
         on, off = links.present, links.present

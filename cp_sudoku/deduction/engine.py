@@ -27,6 +27,9 @@ ALS-XZ                         7.0     two almost locked sets
 forcing chains                 8.0+    cell and unit forcing chains (static)
 forcing net                    8.5+    contradiction and forcing nets over singles
 forcing net (nested)           9.0+    the same over singles, locked candidates and pairs
+forcing net (nested twice)     9.5+    the same, also removing inside each branch every
+                                       candidate whose own forcing net fails (Bowman's bingo
+                                       two deep)
 =============================  ======  ====================================================
 
 ``+``: plus Sudoku Explainer's length bonus.  Uniqueness-based techniques are not
@@ -77,6 +80,7 @@ TECHNIQUES: tuple[tuple[str, float, Finder], ...] = (
     ("forcing chains", 8.0, forcing_chains),
     ("forcing net", 8.5, net(1)),
     ("forcing net (nested)", 9.0, net(2)),
+    ("forcing net (nested twice)", 9.5, net(3)),
 )
 #: Every technique name a step may carry, in order of difficulty.
 TECHNIQUE_NAMES: tuple[str, ...] = tuple(

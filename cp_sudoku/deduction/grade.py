@@ -1,6 +1,6 @@
 """The grade of a puzzle: the rating of the hardest step on the easiest-first path.
 
-The rating is on Sudoku Explainer's scale (ER, 1.0 to about 10 here; SE's own goes to
+The rating is on Sudoku Explainer's scale (ER, 1.0 to about 11 here; SE's own goes to
 about 12 for the hardest known puzzles), the band a name for a range of it (:data:`BANDS`),
 and the technique mix the count of steps per technique.
 """

@@ -7,8 +7,9 @@ false (a contradiction net, Bowman's bingo); if every candidate of a cell (every
 of a value in a full group) leads to the same placement or elimination, that conclusion
 holds (cell and unit forcing nets).  Sudoku Explainer rates these Dynamic Forcing Chains
 8.5 and, when the propagation itself uses forcing chains, 9.0 and up (its *nested*
-levels); here level 1 propagates singles (8.5) and level 2 also locked candidates and
-subsets (9.0), each plus the length bonus over the propagation's steps.
+levels); here level 1 propagates singles (8.5), level 2 also locked candidates and pairs
+(9.0), and level 3 also removes, inside the branch, each candidate whose own level-1 net
+fails (9.5), each plus the length bonus over the propagation's steps.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ _LEVEL2: tuple[Callable[[State], Step | None], ...] = (
 
 
 def propagate(st: State, level: int) -> tuple[bool, int]:
-    """Apply singles (and at level 2 the :data:`_LEVEL2` techniques) to a fixpoint on
+    """Apply singles (at level 2 also the :data:`_LEVEL2` techniques, at level 3 also
+    level-1 contradiction nets) to a fixpoint on
     ``st``: whether it stayed consistent (False: a cell or a value has no place left),
     and the number of steps taken."""
     steps = 0
@@ -83,6 +85,17 @@ def propagate(st: State, level: int) -> tuple[bool, int]:
                     steps += 1
                     queue = [i for i in st.open() if not cand[i] & (cand[i] - 1)]
                     break
+        if not queue and level >= 3:
+            # inside the branch: every candidate whose level-1 net fails is removed
+            for i in st.open():
+                for d in bits(cand[i]):
+                    if not _after(st, i, d, 1)[1]:
+                        cand[i] &= ~(1 << d)
+                        steps += 1
+                        if not cand[i] & (cand[i] - 1):
+                            queue.append(i)
+            if queue:
+                continue
         if not queue:
             return True, steps
 
@@ -94,10 +107,12 @@ def _after(st: State, i: int, d: int, level: int) -> tuple[State, bool, int]:
 
 
 def net(level: int) -> Callable[[State], Step | None]:
-    """The finder of forcing nets of ``level`` (1 or 2): the shortest contradiction net,
+    """The finder of forcing nets of ``level`` (1 to 3): the shortest contradiction net,
     else the cell or unit forcing net with the fewest propagation steps."""
-    base = 8.5 if level == 1 else 9.0
-    technique = "forcing net" if level == 1 else "forcing net (nested)"
+    base = 8.0 + 0.5 * level
+    technique = {1: "forcing net", 2: "forcing net (nested)", 3: "forcing net (nested twice)"}[
+        level
+    ]
 
     def find(st: State) -> Step | None:
         outcomes: dict[tuple[int, int], tuple[State, bool, int]] = {}
@@ -120,17 +135,8 @@ def net(level: int) -> Callable[[State], Step | None]:
             cells = sorted({i for i, _ in chosen})
             digits = sorted({d for _, d in chosen})
             return st.step(technique, rating, cells, digits, text, removes=removes)
-        options: list[tuple[str, list[tuple[int, int]]]] = []
-        for i in st.open():
-            if st.cand[i].bit_count() >= 2:
-                options.append((cell_name(st.s.cells[i]), [(i, d) for d in bits(st.cand[i])]))
-        for group in st.s.full:
-            for d in bits(st.all & ~st.placed_mask(group)):
-                places = st.where(group, d)
-                if len(places) >= 2:
-                    options.append((f"{st.value(d)} in {group.name}", [(i, d) for i in places]))
         best: tuple[float, Step] | None = None
-        for where, starts in options:
+        for where, starts in st.alternatives():
             states = [outcomes[start] for start in starts]
             common = [(i, *_common(st, [s.cand[i] for s, _, _ in states], i)) for i in st.open()]
             removes = tuple(

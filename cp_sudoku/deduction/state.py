@@ -97,6 +97,21 @@ class State:
         for cell, value in step.places:
             self.place(index[cell], value - first)
 
+    def alternatives(self) -> list[tuple[str, list[tuple[int, int]]]]:
+        """The sets of ``(cell, digit)`` options of which one must hold, each with its
+        name: every open cell's candidates (``r1c2``), every value's places in a full group
+        (``5 in row 3``); the branches of forcing chains and nets."""
+        found = []
+        for i in self.open():
+            if self.cand[i].bit_count() >= 2:
+                found.append((cell_name(self.s.cells[i]), [(i, d) for d in bits(self.cand[i])]))
+        for group in self.s.full:
+            for d in bits(self.all & ~self.placed_mask(group)):
+                places = self.where(group, d)
+                if len(places) >= 2:
+                    found.append((f"{self.value(d)} in {group.name}", [(i, d) for i in places]))
+        return found
+
     def digit_cells(self) -> list[int]:
         """Per digit, the open cells that may take it, as a bit set over cell indices."""
         found = [0] * len(self.s.values)

@@ -42,6 +42,9 @@ class PuzzleRequest(BaseModel):
     time_limit: float | None = Field(
         None, gt=0, description="Seconds per back end; default and cap: --max-time-limit."
     )
+    grade: bool = Field(
+        False, description="Also grade the puzzle by logic (check): band, rating, techniques."
+    )
 
 
 def from_text_fields(text: str, fields: dict[str, Any]) -> PuzzleRequest:
@@ -72,5 +75,6 @@ def options(request: PuzzleRequest, limits: Limits, default_limit: int) -> solvi
         box=None if request.box is None else parse_box(request.box),
         limit=limits.limit(request.limit or default_limit),
         time_limit=limits.time_limit(request.time_limit),
+        grade=request.grade,
         **chosen,
     ).validate()

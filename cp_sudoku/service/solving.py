@@ -52,7 +52,7 @@ class Options:
 
     ``box`` is (rows, columns) of a box; ``alphabet`` as ``--alphabet`` spells
     it; ``limit`` solutions per back end (>= 1); ``time_limit`` seconds per
-    back end and puzzle.
+    back end and puzzle; ``grade``: also grade each puzzle (``check`` only).
     """
 
     format: str | None = None
@@ -61,6 +61,7 @@ class Options:
     backends: tuple[str, ...] = DEFAULT_BACKENDS
     limit: int = 2
     time_limit: float | None = None
+    grade: bool = False
 
     def validate(self) -> Options:
         """This options object, once every field is known good.
@@ -90,7 +91,7 @@ class Options:
 
     def plan(self) -> Plan:
         """The plan of the solve loop for these options."""
-        return Plan(self.backends, {}, self.limit, self.time_limit)
+        return Plan(self.backends, {}, self.limit, self.time_limit, grade=self.grade)
 
 
 def read_entries(text: str, options: Options, source: str = UPLOAD_SOURCE) -> Iterator[Entry]:
@@ -166,7 +167,7 @@ def check_one(text: str, options: Options, with_drawing: bool = False) -> dict[s
     checked = check(entry, plan.built(), plan)
     verdict = checked.verdict
     shown = verdict.solution or (verdict.solutions[0] if verdict.solutions else None)
-    record = verdict_record(entry, verdict, checked.mismatch)
+    record = verdict_record(entry, verdict, checked.mismatch, checked.grade)
     record["rendered"] = {
         "puzzle": render_grid(puzzle),
         "solution": None if shown is None else render_grid(puzzle, shown),
@@ -254,7 +255,7 @@ def check_chunk(entries: Sequence[Entry], options: Options) -> list[tuple[str, s
             record = error_record(entry)
         else:
             checked = check(entry, backends, plan)
-            record = verdict_record(entry, checked.verdict, checked.mismatch)
+            record = verdict_record(entry, checked.verdict, checked.mismatch, checked.grade)
         lines.append((record["status"], json.dumps(record)))
     return lines
 

@@ -14,6 +14,9 @@ from cp_sudoku.verify.certificate import certificate_name
 from cp_sudoku.verify.certify import certify
 from cp_sudoku.verify.check import verify
 
+#: CPU seconds the deduction engine may spend on one puzzle of :func:`records`.
+EXPLAIN_SECONDS = 10.0
+
 
 def records(
     entries: Iterable[Entry], directory: str | Path | None = None, *, explain_steps: bool = True
@@ -27,7 +30,8 @@ def records(
     the verification ``prove`` runs), ``certify_seconds`` (all of ``prove``
     for the puzzle: solve, write, verify), ``verify_seconds`` (a second
     verification from scratch, as ``cp-sudoku verify`` does it); ``holds``;
-    and, when explained, ``outcome`` (solved, stalled, contradiction),
+    and, when explained (within :data:`EXPLAIN_SECONDS` of CPU), ``outcome`` (solved,
+    stalled, contradiction, timeout),
     ``hardest`` (technique), ``level`` (its place in the scale, 0 for none
     needed, None when stalled), ``rating`` (its ER-like rating, None when stalled),
     ``steps``, ``techniques`` (technique -> step
@@ -61,7 +65,7 @@ def records(
             row["verify_seconds"] = time.perf_counter() - start
         if explain_steps:
             start = time.perf_counter()
-            explanation = explain(entry.puzzle)
+            explanation = explain(entry.puzzle, time_limit=EXPLAIN_SECONDS)
             hardest = explanation.hardest.technique if explanation.hardest else None
             solved = explanation.outcome == "solved"
             row |= {

@@ -1,0 +1,182 @@
+"""The grade: logic coverage and speed per set, hodoku-py beside it, and agreement with Sudoku
+Explainer's ratings.
+
+Usage::
+
+    python bench/grade_bench.py coverage --count 0 --hodoku 200       # every puzzle of each set
+    python bench/grade_bench.py versus-se bench/data/se-ratings.tsv     # Spearman, same band
+
+``coverage`` grades every puzzle (or the first ``--count``) of norvig-top95,
+magictour-top1465 and forum-hardest-1106 with :func:`cp_sudoku.deduction.grade`, under a
+CPU time limit per puzzle (``--time-limit``), and prints per set: the share solved by logic
+alone (no guessing), the median and mean CPU milliseconds per puzzle (``time.process_time``),
+and the bands.  With ``--hodoku N`` it also times hodoku-py's ``Solver().rate`` (HoDoKu's
+rating, a pure-Python port) on the first N puzzles of each set in the same process.
+
+``versus-se`` grades each puzzle of a ratings file written by ``bench/serate.py`` and prints
+Spearman's rank correlation between our rating and SE's (puzzles SE timed out on are left
+out, and counted), and the share landing in the same band (SE's rating put in our bands).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from cp_sudoku.deduction import band_of, grade
+from cp_sudoku.io import parse_line
+
+DATA = Path(
+    os.environ.get("CP_SUDOKU_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
+)
+SETS = ("norvig-top95", "magictour-top1465", "forum-hardest-1106")
+
+
+@click.group()
+def main() -> None:
+    """Coverage, speed and agreement of the grade."""
+
+
+@main.command()
+@click.option("--count", default=0, show_default=True, help="puzzles per set (0: all)")
+@click.option("--time-limit", default=20.0, show_default=True, help="CPU seconds per puzzle")
+@click.option("--hodoku", default=0, show_default=True, help="also time hodoku-py on N per set")
+@click.option("--sets", default=",".join(SETS), show_default=True)
+def coverage(count: int, time_limit: float, hodoku: int, sets: str) -> None:
+    """Share solved by logic, CPU time per puzzle, bands; hodoku-py beside."""
+    for name in sets.split(","):
+        lines = (DATA / "sudoku" / f"{name}.txt").read_text().split()
+        if count:
+            lines = lines[:count]
+        seconds, outcomes, bands = [], Counter(), Counter()
+        for text in lines:
+            puzzle = parse_line(text)
+            start = time.process_time()
+            graded = grade(puzzle, time_limit=time_limit)
+            seconds.append(time.process_time() - start)
+            outcomes[graded.outcome] += 1
+            bands[graded.band] += 1
+        solved = outcomes["solved"]
+        click.echo(
+            f"{name}: {solved}/{len(lines)} solved by logic ({solved / len(lines):.1%}); "
+            f"CPU ms per puzzle median {statistics.median(seconds) * 1000:.1f}, "
+            f"mean {statistics.mean(seconds) * 1000:.1f}, max {max(seconds) * 1000:.0f}; "
+            f"outcomes {dict(outcomes)}; bands {dict(bands)}"
+        )
+        if hodoku:
+            _hodoku(lines[:hodoku], seconds[:hodoku])
+
+
+def _hodoku(lines: list[str], ours: list[float]) -> None:
+    from hodoku.api import Solver
+
+    solver = Solver()
+    theirs = []
+    for text in lines:
+        start = time.process_time()
+        solver.rate(text.replace(".", "0"))
+        theirs.append(time.process_time() - start)
+    mine, other = statistics.median(ours), statistics.median(theirs)
+    click.echo(
+        f"  same {len(lines)} puzzles: ours median {mine * 1000:.1f} ms, hodoku-py rate median "
+        f"{other * 1000:.1f} ms (ratio hodoku/ours {other / mine:.2f})"
+    )
+
+
+@main.command("versus-se")
+@click.argument("ratings", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--time-limit", default=20.0, show_default=True, help="CPU seconds per puzzle")
+@click.option(
+    "--censored-time-limit",
+    default=2.0,
+    show_default=True,
+    help="CPU seconds per puzzle SE timed out on",
+)
+def versus_se(ratings: Path, out: Path, time_limit: float, censored_time_limit: float) -> None:
+    """Grade the puzzles of RATINGS (reusing OUT's grades), write OUT, and print Spearman's rho
+    between our rating and SE's and the share in the same band.
+
+    A puzzle SE timed out on is *censored*: its SE rating is above what serate reached in the
+    time; we grade it under ``--censored-time-limit``.  rho is given over the puzzles SE
+    rated, and again with the censored ones ranked above every rated one (tied); the band
+    share counts the rated ones only.
+    """
+    known: dict[str, list[str]] = {}
+    if out.exists():
+        known = {
+            row[1]: row for row in (line.split("\t") for line in out.read_text().splitlines()[1:])
+        }
+    rows = [
+        line.split("\t")
+        for line in ratings.read_text().splitlines()
+        if line and not line.startswith("#") and not line.startswith("set\t")
+    ]
+    written = []
+    for name, text, er, technique, _ in rows:
+        if text not in known:
+            limit = censored_time_limit if er in _LEFT_OUT else time_limit
+            graded = grade(parse_line(text), time_limit=limit)
+            ours = graded.rating if graded.solved else UNFINISHED
+            known[text] = [name, text, er, technique, str(ours), graded.band, str(graded.hardest)]
+        written.append("\t".join([*known[text][:2], er, technique, *known[text][4:]]))
+    header = "set\tpuzzle\tse\tse_technique\tours\tband\thardest\n"
+    out.write_text(header + "".join(line + "\n" for line in written))
+    table = [line.split("\t") for line in written]
+    _agreement("all sets", table)
+    for name in sorted({row[0] for row in table}):
+        _agreement(name, [row for row in table if row[0] == name])
+
+
+#: Our rating of a puzzle logic did not finish: above every step's rating.
+UNFINISHED = 12.0
+#: SE's rating of a puzzle serate timed out on, for ranking only: above every rated puzzle.
+CENSORED = 99.0
+
+
+def _agreement(name: str, table: list[list[str]]) -> None:
+    rated = [(float(row[4]), float(row[2]), row[5]) for row in table if row[2] not in _LEFT_OUT]
+    censored = [(float(row[4]), CENSORED) for row in table if row[2] == "timeout"]
+    if len(rated) < 3:
+        return
+    rho = spearman([a for a, _, _ in rated], [b for _, b, _ in rated])
+    both = [(a, b) for a, b, _ in rated] + censored
+    rho_all = spearman([a for a, _ in both], [b for _, b in both]) if censored else rho
+    same = sum(band == band_of(se) for _, se, band in rated) / len(rated)
+    unsolved = sum(row[5] == "unsolved" for row in table)
+    click.echo(
+        f"{name}: {len(rated)} rated by SE, {len(censored)} SE timeouts; rho {rho:.3f} over the "
+        f"rated, {rho_all:.3f} with timeouts ranked top; same band {same:.1%}; "
+        f"our logic unfinished on {unsolved}"
+    )
+
+
+_LEFT_OUT = ("timeout", "error")
+
+
+def spearman(xs: list[float], ys: list[float]) -> float:
+    """Spearman's rank correlation: Pearson's on the ranks, ties given their mean rank."""
+    return statistics.correlation(_ranks(xs), _ranks(ys))
+
+
+def _ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for k in range(start, end + 1):
+            ranks[order[k]] = (start + end) / 2 + 1
+        start = end + 1
+    return ranks
+
+
+if __name__ == "__main__":
+    main()
