@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,6 +29,21 @@ def lines(path: Path, count: int | None = None, step: int = 1) -> list[str]:
     with open(path) as handle:
         found = [line.strip() for line in handle if line.strip()]
     return found[::step][:count]
+
+
+def every_backend() -> list[Any]:
+    """Every registered back end as a test parameter; one that cannot run on this machine
+    (minizinc without its executable) is skipped, naming the command that installs it."""
+    from cp_sudoku.backends import available
+    from cp_sudoku.backends.minizinc import missing
+
+    why = missing()
+    return [
+        pytest.param(name, marks=pytest.mark.skip(reason=why))
+        if name == "minizinc" and why
+        else name
+        for name in available()
+    ]
 
 
 def check_all(puzzle: Puzzle, limit: int = 2, backends=DEFAULT_BACKENDS) -> Verdict:

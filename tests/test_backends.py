@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import check_all, grid_of, lines
+from conftest import check_all, every_backend, grid_of, lines
 
-from cp_sudoku.backends import available, get_backend
+from cp_sudoku.backends import get_backend
 from cp_sudoku.io import parse_line
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import is_solution
@@ -151,7 +151,7 @@ def test_serg_multi_sample_is_multiple(data: Path) -> None:
         assert len(verdict.solutions) >= 2
 
 
-@pytest.mark.parametrize("name", available())
+@pytest.mark.parametrize("name", every_backend())
 def test_every_registered_back_end_solves_easter_monster(name: str) -> None:
     options = {"max_tries": 1000} if name == "backtrack-plain" else {}
     puzzle = parse_line(EASTER)

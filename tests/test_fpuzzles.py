@@ -10,19 +10,20 @@ from urllib.parse import quote
 import pytest
 from click.testing import CliRunner
 
+from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.cli import main
 from cp_sudoku.constraints import REGISTRY, Cage, Unit, Visibility
 from cp_sudoku.constraints.cellrules import Candidates, Clone
 from cp_sudoku.constraints.globalpairs import NegativeRatio, Nonconsecutive
 from cp_sudoku.constraints.outside import LittleKiller, Sandwich, XSum
 from cp_sudoku.constraints.sumlines import Arrow, RegionSumLine
+from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.io import read_file, read_text
 from cp_sudoku.io.fpuzzles import from_data, parse_fpuzzles
 from cp_sudoku.io.fpuzzles_link import decode, encode, link
 from cp_sudoku.io.fpuzzles_write import fpuzzles, rule_key, to_fpuzzles
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import PuzzleError, is_solution
-from tests.conftest import check_all
 
 FOLDER = "fpuzzles"
 #: Small puzzles the default run checks end to end (the slow test runs all 22).
@@ -310,11 +311,21 @@ def test_link_round_trip(data: Path) -> None:
 # --- verdicts ------------------------------------------------------------------------------------
 
 
-def _verdict_matches(data: Path, slug: str) -> None:
+def _verdict_matches(data: Path, slug: str, time_limit: float = 120) -> None:
+    """The default back ends give the INDEX.tsv verdict, with the stated solution when
+    unique: ``cpsat`` and ``sat`` decide it; a back end may decline (the kernel has no
+    variant rules) or stop at the time limit (the backtracker on four of the 22), never
+    disagree."""
     puzzle = next(read_file(data / FOLDER / f"{slug}.fpuzzles.txt")).puzzle
     assert puzzle is not None
-    verdict = check_all(puzzle)
+    verdict = crosscheck(puzzle, DEFAULT_BACKENDS, limit=2, time_limit=time_limit)
+    assert verdict.agree, verdict.disagreements
     assert verdict.status == expected(data, slug), slug
+    for result in verdict.results.values():
+        if result.backend in ("cpsat", "sat"):
+            assert result.status == verdict.status, (slug, result.backend, result.status)
+        assert result.status in (verdict.status, "unknown"), (slug, result.backend)
+        assert all(is_solution(puzzle, grid) for grid in result.solutions)
     stated = solution(data, slug)
     assert is_solution(puzzle, stated)
     if verdict.status == "unique":
@@ -329,7 +340,7 @@ def test_small_puzzles_give_their_index_verdict(data: Path, slug: str) -> None:
 @pytest.mark.slow
 def test_every_fpuzzles_puzzle_gives_its_index_verdict(data: Path) -> None:
     for slug in slugs(data):
-        _verdict_matches(data, slug)
+        _verdict_matches(data, slug, time_limit=30)
 
 
 @pytest.mark.slow
@@ -346,3 +357,29 @@ def test_every_fpuzzles_puzzle_is_proved_and_verified(data: Path, tmp_path: Path
         report = verify(done.path)
         assert report.holds, (slug, report.failures)
         assert report.status == expected(data, slug), slug
+
+
+# --- the service --------------------------------------------------------------------------------
+
+
+def test_the_service_reads_a_link_and_refuses_an_unknown_key_with_422(
+    data: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("fastapi", reason="pip install 'cp-sudoku[service]'")
+    from fastapi.testclient import TestClient
+
+    from cp_sudoku.io.fpuzzles_link import link as link_of
+    from cp_sudoku.service.app import Settings, create_app
+
+    record = peak(data)
+    with TestClient(create_app(Settings(db=tmp_path / "jobs.sqlite3", workers=1))) as api:
+        answer = api.post("/v1/check", json={"puzzle": link_of(record)}, params={"drawing": "true"})
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["status"] == "unique" and body["solution"] == "1423324123144132"
+        shapes = {mark["shape"] for mark in body["drawing"]["marks"]}
+        assert {"outside", "edge-text"} <= shapes  # little killers and the V
+        record["lockout"] = []
+        refused = api.post("/v1/check", json={"puzzle": link_of(record)})
+        assert refused.status_code == 422
+        assert "lockout: unknown f-puzzles key" in refused.text

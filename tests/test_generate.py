@@ -16,7 +16,7 @@ from cp_sudoku.generate.complete import complete
 from cp_sudoku.generate.grading import parse_target
 from cp_sudoku.generate.stream import generate
 from cp_sudoku.generate.symmetry import check_symmetry, orbits
-from cp_sudoku.io import parse_text, read_file
+from cp_sudoku.io import parse_text, read_file, to_text
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import UsageError
 
@@ -153,3 +153,15 @@ def test_evidence_over_a_thousand_puzzles() -> None:
     audited, failures = _evidence().run(scale=1.0, certify_every=10, out=io.StringIO())  # type: ignore[attr-defined]
     assert failures == []
     assert audited >= 1000
+
+
+def test_from_a_drawn_x_sudoku_adds_givens_until_unique(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    drawn = tmp_path / "drawn.txt"
+    drawn.write_text(to_text(sudoku([0] * 36, (2, 3), extras=("diagonals",))), encoding="utf-8")
+    result = CliRunner().invoke(main, ["generate", "--from", str(drawn), "--json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert record["status"] == "unique" and record["added"] > 0
+    done = parse_text(record["text"])
+    made = Generated(done, tuple(record["solution"]), 0, 0, None, 1, 0.0, ())
+    assert audit(made) == []

@@ -261,3 +261,17 @@ def test_a_json_collection_that_is_not_utf8_names_file_and_line(tmp_path: Path) 
     path.write_bytes(b'{\n  "count_sol": 1, "name": "KenKen",\n  "data": {"caf\xe9": {}}\n}\n')
     with pytest.raises(PuzzleError, match=r"KenKen_dataset.json:3:16: byte 0xE9 is not UTF-8"):
         list(read_file(path))
+
+
+def test_a_plain_9x9_line_reads_as_the_general_grammar_reads_it() -> None:
+    """The fast path for 81 digits and blanks gives the puzzle the general path gives."""
+    for text in (
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        "530070000600195000098000060800060003400803001700020006060000280000419005000080079",
+        "53__7____6__195____98____6_8___6___34__8_3__17___2___6_6____28____419__5____8__79",
+        "55" + "." * 79,  # givens that clash: still a puzzle (its verdict is none)
+    ):
+        assert parse_line(text) == parse_line(text, alphabet="1-9")
+        assert parse_line(text, box=(3, 3)) == parse_line(text, alphabet="1-9", box=(3, 3))
+    with pytest.raises(PuzzleError, match=r"81: unexpected symbol 'x'"):
+        parse_line("." * 80 + "x")

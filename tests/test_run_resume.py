@@ -99,6 +99,7 @@ def test_ctrl_c_keeps_every_finished_slice_and_resume_equals_a_whole_run(
     seconds = time.monotonic() - start
     assert process.returncode == 130, err
     assert err.splitlines()[-1].startswith("cp-sudoku: interrupted after")
+    assert "the finished slices are kept: add --resume" in err
     assert "Traceback" not in err
     assert seconds < 10  # a generous anti-hang bound; docs/scale.md gives the figures
     time.sleep(0.5)

@@ -6,9 +6,9 @@ import re
 from collections.abc import Iterable
 
 import pytest
-from conftest import answered, check_all, grid_of
+from conftest import answered, check_all, every_backend, grid_of
 
-from cp_sudoku.backends import available, get_backend
+from cp_sudoku.backends import get_backend
 from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.kinds.kakuro import Clue, kakuro
 from cp_sudoku.kinds.kenken import kenken
@@ -411,7 +411,7 @@ def test_contradictory_clues_are_none_with_the_reason(puzzle, reason: str) -> No
     assert reason in verdict.reason
 
 
-@pytest.mark.parametrize("name", available())
+@pytest.mark.parametrize("name", every_backend())
 def test_every_registered_back_end_on_the_small_variants(name: str) -> None:
     for puzzle, solution in [
         (kenken(4, KENKEN_4X4), grid_of("2143132442313412")),

@@ -31,6 +31,7 @@ Measurements behind the defaults are in ``docs/performance.md``.
 from __future__ import annotations
 
 import threading
+from array import array
 from dataclasses import replace
 from functools import cache
 from typing import ClassVar
@@ -137,33 +138,34 @@ def enumerate_models(
     """Hand each distinct grid of ``cnf`` (loaded in ``sat``) to ``sink``; whether the
     search space was exhausted.
 
-    Each grid found is excluded by a blocking clause.  So that memory stays
-    flat however many grids there are (a ``count`` of an empty 9x9 to a
-    million), the blocking clauses of the search hold at most
+    Each grid found is excluded by a blocking clause.  So that the solver's
+    memory stays flat however many grids there are (a ``count`` of an empty
+    9x9 to a million), the blocking clauses of the search hold at most
     :data:`MAX_BLOCKING` grids: the space is searched in *cubes* (cell values
     assumed), first the whole space; a cube that has found that many grids
     has its blocking clauses switched off for good (the solver then drops
     them as satisfied) and is split on its next free cell into one cube per
-    value.  A grid found again in a smaller cube is one ``sink`` has (it
-    counts each distinct grid once), so the work at most doubles.  Every
-    cube's blocking clauses carry its own activation literal ``-a`` (``a``
-    assumed while it runs); ``activation`` is the caller's, assumed
-    throughout and switched off by the caller.
+    value, each of which blocks again only the grids found so far inside it
+    (kept packed, two bytes a cell, until its turn comes).  Every cube's
+    blocking clauses carry its own activation literal ``-a`` (``a`` assumed
+    while it runs); ``activation`` is the caller's, assumed throughout and
+    switched off by the caller.
     """
     outer = list(assumptions or ())
     if activation is not None:
         outer.append(activation)
-    assumed_cells = {place[0] for lit in outer if (place := _place(cnf, lit)) is not None}
-    free = [i for i, lits in enumerate(cnf.literal) if len(lits) > 1 and i not in assumed_cells]
+    free: list[int] | None = None  # the cells a cube may split on, found at the first split
     stopper = _Stopper(sat, clock)
-    cubes: list[list[int]] = [[]]  # each cube: its cell literals
+    cubes: list[tuple[list[int], list[array[int]]]] = [([], [])]  # cell literals, grids in it
     top = max([sat.nof_vars(), cnf.num_vars, *(abs(lit) for lit in outer)])
     own = 0
     try:
         while cubes:
-            cube = cubes.pop()
+            cube, found = cubes.pop()
             top += 1
-            own, found = top, 0
+            own = top
+            for packed in found:
+                sat.add_clause([-own, *cnf.blocking_clause(tuple(packed))])
             while True:
                 answer = stopper.solve([*outer, *cube, own])
                 if answer is None:  # stopped by the time limit
@@ -178,11 +180,16 @@ def enumerate_models(
                 sat.add_clause([-own, *blocking])
                 if stop:
                     return False
-                found += 1
-                if found >= MAX_BLOCKING and len(cube) < len(free):
-                    cell = free[len(cube)]
-                    cubes.extend([*cube, var] for var in cnf.literal[cell].values())
-                    break
+                found.append(array("H", grid))
+                if len(found) >= MAX_BLOCKING:
+                    free = _free_cells(cnf, outer) if free is None else free
+                    if len(cube) < len(free):
+                        cell = free[len(cube)]
+                        cubes.extend(
+                            ([*cube, var], [packed for packed in found if packed[cell] == value])
+                            for value, var in cnf.literal[cell].items()
+                        )
+                        break
             sat.add_clause([-own])  # this cube's blocking clauses, off for good
             own = 0
         return True
@@ -192,10 +199,11 @@ def enumerate_models(
         stopper.close()
 
 
-def _place(cnf: Cnf, literal: int) -> tuple[int, int] | None:
-    """The (cell index, value) of a positive cell literal, else None."""
+def _free_cells(cnf: Cnf, assumptions: list[int]) -> list[int]:
+    """The cells with a choice of values that no assumption fixes, in order."""
     cell_of = cnf._cell_of
-    return cell_of[literal] if 0 < literal < len(cell_of) else None
+    assumed = {cell_of[lit][0] for lit in assumptions if 0 < lit < len(cell_of) and cell_of[lit]}
+    return [i for i, lits in enumerate(cnf.literal) if len(lits) > 1 and i not in assumed]
 
 
 def _effort(stats: dict[str, int], before: dict[str, int] | None = None) -> dict[str, int]:
@@ -355,8 +363,9 @@ class SatBackend(Backend):
         shape = shape_of(puzzle)
         if shape is None:
             return None
-        if shape in self._shapes:
-            return self._shapes[shape]
+        for known, compiled in self._shapes.items():  # a few shapes, compared without hashing
+            if known == shape:  # shared tuples: compared by identity, element by element
+                return compiled
         base = "extended" if self.encoding == "optimised" else self.encoding
         if compiled_clauses(puzzle, base) > MAX_COMPILED_CLAUSES:
             return None

@@ -79,6 +79,8 @@ def check(
     console = Console(stderr=True, highlight=False)
     tally = exits.tally()
     tally.total = lambda: inputs.total(puzzle_or_file, reading)
+    if table["output"]:
+        tally.after = f"; the finished slices are kept: add --resume to go on ({table['output']})"
     summary = Summary()
     source = Input(
         lambda: inputs.entries(puzzle_or_file, reading),

@@ -61,6 +61,8 @@ class Tally:
     noun: str = "puzzle"
     writing: bool = False
     pending: bool = False
+    #: Said after the count: what an interrupted run leaves behind, and how to go on.
+    after: str = ""
 
     def describe(self) -> str:
         """``interrupted after 1,736 of 5,000 puzzles`` (or without the total)."""
@@ -70,7 +72,7 @@ class Tally:
             total = None
         noun = self.noun if (total if total is not None else self.done) == 1 else self.noun + "s"
         of = f" of {total:,}" if total is not None else ""
-        return f"interrupted after {self.done:,}{of} {noun}"
+        return f"interrupted after {self.done:,}{of} {noun}{self.after}"
 
     def finish(self, emit: Callable[[str], None], text: str) -> None:
         """Write one puzzle's output and count it, as one step an interrupt cannot split:
