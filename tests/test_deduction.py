@@ -205,11 +205,9 @@ def test_every_technique_is_sound_on_random_candidate_grids() -> None:
             fired.add(step.technique)
             assert all(true[c] != v for c, v in step.removes), step.text
             assert all(true[c] == v for c, v in step.places), step.text
-    expected = set(TECHNIQUE_NAMES) - {
+    expected = {name for name in TECHNIQUE_NAMES if not name.startswith("forcing net")} - {
         "cage combinations",
         "constraint tuples",
-        "forcing net",
-        "forcing net (nested)",
     }
     assert fired >= expected - {"Jellyfish", "hidden quad"}
 

@@ -198,7 +198,13 @@ def test_records_give_one_row_per_puzzle_for_notebooks() -> None:
     assert rows[0]["outcome"] == "solved" and rows[0]["hardest"] == "naked single"
     assert rows[0]["level"] == LEVEL["naked single"] and rows[0]["rating"] == 2.3
     assert rows[0]["techniques"]["hidden single"] > 0
-    assert rows[1]["outcome"] == "stalled" and rows[1]["level"] is None
+    # this puzzle needs the twice-nested forcing net (rating 10.2, about 10 s of CPU here):
+    # within the records' explain budget it times out, on a fast machine it may finish
+    assert rows[1]["outcome"] in ("timeout", "solved")
+    if rows[1]["outcome"] == "solved":
+        assert rows[1]["rating"] >= 9.5
+    else:
+        assert rows[1]["level"] is None
 
 
 def test_help_and_usage_through_the_command_group() -> None:

@@ -177,6 +177,10 @@ function busy(flag) {
 
 async function run(path) {
   busy(true);
+  const verdict = $("verdict");  // no stale verdict while the new answer is computed
+  verdict.textContent = "Working...";
+  verdict.className = "verdict";
+  delete verdict.dataset.status;
   $("certificate").replaceChildren();
   $("workbench-notes").replaceChildren();
   try {
