@@ -383,3 +383,20 @@ def test_the_service_reads_a_link_and_refuses_an_unknown_key_with_422(
         refused = api.post("/v1/check", json={"puzzle": link_of(record)})
         assert refused.status_code == 422
         assert "lockout: unknown f-puzzles key" in refused.text
+
+
+def test_rules_over_the_whole_grid_are_drawn_in_words(data: Path) -> None:
+    from cp_sudoku.service.solving import drawing
+
+    path = data / "fpuzzles" / "rangsk-bird-in-a-storm.fpuzzles.txt"
+    (entry,) = read_file(path)
+    assert entry.puzzle is not None
+    rules = [m for m in drawing(entry.puzzle, None)["marks"] if m["shape"] == "rule"]
+    assert [m["label"].split()[0] for m in rules] == [
+        "antiknight",
+        "nonconsecutive",
+        "negativeratio",
+    ]
+    assert all(m["cells"] == [] for m in rules)
+    shown = CliRunner().invoke(main, ["solve", str(path)])
+    assert "\n  antiknight" in shown.output

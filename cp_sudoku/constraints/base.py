@@ -89,7 +89,8 @@ class Mark:
       grid: ``cells`` = the cell it points into, ``style`` = the side it stands
       on: top, bottom, left, right, or a diagonal direction), ``quad``,
       ``odd``, ``even``, ``region``, ``relation`` (a sign between two cells),
-      ``shade`` (cells tinted: diagonals, windows).
+      ``shade`` (cells tinted: diagonals, windows), ``rule`` (a rule over the
+      whole grid, such as anti-knight, with no cells: ``label`` gives its words).
     - ``cells``: 0-based ``(row, column)``.
     """
 

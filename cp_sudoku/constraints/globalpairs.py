@@ -28,7 +28,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-from cp_sudoku.constraints.base import Constraint, cell_token, parse_cell, parse_int, register
+from cp_sudoku.constraints.base import (
+    Constraint,
+    Mark,
+    cell_token,
+    parse_cell,
+    parse_int,
+    register,
+)
 from cp_sudoku.constraints.linebase import adjacent_pairs, grid_cells, value_pairs
 from cp_sudoku.constraints.primitives import AllDifferent, Pair, Primitive
 from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
@@ -75,6 +82,10 @@ class GridRule(Constraint):
     def pairs(self) -> Iterable[CellPair]:
         """The pairs the rule applies to."""
         raise NotImplementedError
+
+    def marks(self) -> tuple[Mark, ...]:
+        """A ``rule`` mark: the rule in words under the grid (it has no place of its own)."""
+        return (Mark("rule", (), self.describe()),)
 
     def allows(self, a: int, b: int) -> bool:
         """Whether a pair of the rule may hold ``a`` and ``b``."""

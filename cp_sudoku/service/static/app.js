@@ -522,7 +522,14 @@ function markShapes(m, rows, cols) {
 }
 
 function board(table, d) {
-  const marks = (d.marks || []).filter((m) => m.shape !== "cage");
+  // Rules over the whole grid (anti-knight, non-consecutive) are listed in words under it.
+  const rules = (d.marks || []).filter((m) => m.shape === "rule").map((m) => el("li", {}, m.label));
+  const drawn = drawnBoard(table, d);
+  return rules.length ? el("div", {}, drawn, el("ul", { class: "rules" }, ...rules)) : drawn;
+}
+
+function drawnBoard(table, d) {
+  const marks = (d.marks || []).filter((m) => m.shape !== "cage" && m.shape !== "rule");
   if (!marks.length) return table;
   const pad = marks.some((m) => m.shape === "outside") ? 1 : 0;
   const wrap = el("div", { class: "board" });
