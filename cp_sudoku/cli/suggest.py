@@ -106,7 +106,8 @@ def sentence(entry: Entry, puzzle: Puzzle, result: Suggestion) -> str:
     )
     return (
         f"{label}add {added} ({size} given{'s' if size != 1 else ''}, {how}): {checked}, "
-        f"{result.solutions_seen} other solutions met, {ms(result.seconds)}"
+        f"{result.solutions_seen} other solution{'' if result.solutions_seen == 1 else 's'} met, "
+        f"{ms(result.seconds)}"
     )
 
 
