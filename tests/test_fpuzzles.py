@@ -400,3 +400,38 @@ def test_rules_over_the_whole_grid_are_drawn_in_words(data: Path) -> None:
     assert all(m["cells"] == [] for m in rules)
     shown = CliRunner().invoke(main, ["solve", str(path)])
     assert "\n  antiknight" in shown.output
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        '"killercage":[{"cells":["R1C1","R1C2"],"value":"-5"}]',
+        '"killercage":[{"cells":["R1C1","R1C2"],"value":"0"}]',
+        '"killercage":[{"cells":["R1C1","R1C2"],"value":"\u0661\u0663"}]',
+        '"littlekillersum":[{"cell":"R0C4","direction":"DL","value":"-3"}]',
+    ],
+)
+def test_a_sum_that_is_not_a_positive_number_is_refused_not_dropped(
+    extra: str, tmp_path: Path
+) -> None:
+    grid = ",".join(["[" + ",".join(["{}"] * 4) + "]"] * 4)
+    path = tmp_path / "bad.json"
+    path.write_text('{"size":4,"grid":[' + grid + "]," + extra + "}", encoding="utf-8")
+    run = CliRunner().invoke(main, ["check", str(path)])
+    assert run.exit_code == 2
+    assert "Traceback" not in run.output
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"size":9' + "0" * 5000 + ',"grid":[]}',
+        '{"size":9,"grid":' + "[" * 100000 + "]" * 100000 + "}",
+    ],
+)
+def test_json_too_deep_or_too_long_a_number_is_one_line(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    run = CliRunner().invoke(main, ["check", str(path)])
+    assert run.exit_code == 2
+    assert "internal error" not in run.output and "Traceback" not in run.output

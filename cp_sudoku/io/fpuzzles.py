@@ -128,7 +128,7 @@ class Reader:
             return default
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
+        if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]{1,9}\s*", value):
             return int(value)
         raise PuzzleError(f"{key}: expected a number, got {value!r}")
 
@@ -337,10 +337,22 @@ def _killer(reader: Reader, key: str) -> Iterator[Constraint]:
     for where, item in reader.items(key):
         cells = reader.cells(item.get("cells"), where)
         total = reader.number(item.get("value"), where)
-        if total is not None and total > 0:
-            yield Cage(cells, "+" if len(cells) > 1 else "=", total, distinct=True)
-        else:
+        if total is None:
             yield Unit(f"cage {{{','.join(map(cell_name, cells))}}}", cells, "cage")
+        else:
+            yield Cage(
+                cells, "+" if len(cells) > 1 else "=", _positive(total, where), distinct=True
+            )
+
+
+def _positive(total: int, where: str) -> int:
+    """A sum clue, which must be positive: a zero or negative one is refused, never
+    dropped (a blank ``value`` is the way to write no sum)."""
+    if total <= 0:
+        raise PuzzleError(
+            f"{where}: a sum must be a positive integer (leave it blank for none), got {total}"
+        )
+    return total
 
 
 def _extra_region(reader: Reader, key: str) -> Iterator[Constraint]:
@@ -428,8 +440,8 @@ def _outside(reader: Reader, key: str) -> Iterator[Constraint]:
                     f"{where}: a clue must stand outside the grid, got {item['cell']}"
                 )
             cells = _outside_cells(reader, where, clue, steps[direction])
-            if total is not None and total > 0:
-                yield LittleKiller(cells, total)
+            if total is not None:
+                yield LittleKiller(cells, _positive(total, where))
             continue
         cells = _outside_cells(reader, where, clue, _line_step(reader, where, clue))
         if total is None or (key == "skyscraper" and total <= 0):
@@ -575,8 +587,8 @@ def read_fpuzzles(
     if numbered and len(numbered) > 1 and body.lstrip().startswith("{"):
         try:
             json.loads(body)
-        except json.JSONDecodeError:
-            pass  # not one object: one per line
+        except (ValueError, RecursionError):
+            pass  # not one object (or not one this reader takes): one per line
         else:
             number, first = numbered[0]
             yield _entry(source, number, first.strip()[:80], body)

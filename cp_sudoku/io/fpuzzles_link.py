@@ -88,6 +88,10 @@ def _json_object(text: str) -> dict[str, Any]:
         raise PuzzleError(
             f"not f-puzzles JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+    except RecursionError:
+        raise PuzzleError("not f-puzzles JSON: nested deeper than about 1,000 levels") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise PuzzleError("not f-puzzles JSON: a number of more than 4,300 digits") from None
     if not isinstance(data, dict):
         raise PuzzleError("not f-puzzles JSON: expected an object with 'size' and 'grid'")
     return data
