@@ -133,7 +133,8 @@ def versus_se(ratings: Path, out: Path, time_limit: float, censored_time_limit: 
         }
     written = []
     for name, text, er, technique, *_ in outcomes(ratings).values():
-        if text not in known:
+        # a puzzle graded under the censored limit is graded again once SE has rated it
+        if text not in known or (known[text][5] == "unsolved" and er not in _LEFT_OUT):
             limit = censored_time_limit if er in _LEFT_OUT else time_limit
             graded = grade(parse_line(text), time_limit=limit)
             ours = graded.rating if graded.solved else UNFINISHED

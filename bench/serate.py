@@ -24,8 +24,9 @@ rated row of a puzzle if it has one, else its timeout at the longest limit
 (:func:`outcomes`).
 
 ``serate`` has no option that makes it faster without changing what it rates: ``--threads``
-only spreads the same search over cores (there are two, shared, here), while ``--techs``,
-``--batch`` and ``--FCPlus`` change the steps and so the rating.
+runs the per-cell chain searches in threads (the same hints, in another order), which helps only
+with idle cores (two, shared, here), while ``--techs``, ``--batch`` and ``--FCPlus`` change the
+steps and so the rating.
 
 The sample: every shared 9x9 set with a unique solution (``serg-benchmark-multi`` has
 several solutions per puzzle, which SE cannot rate), plus minimal puzzles generated here by
@@ -138,7 +139,7 @@ def _minimal(seed: int) -> str:
 @click.argument("exclude", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--seed", default=20, show_default=True)
 @click.option("--royle", default=250, show_default=True, help="more royle-17clue puzzles")
-@click.option("--per-band", default=90, show_default=True, help="generated puzzles per band")
+@click.option("--per-band", default=60, show_default=True, help="generated puzzles per band")
 @click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path), default=DATA)
 def extend(
     out: Path, exclude: tuple[Path, ...], seed: int, royle: int, per_band: int, data: Path
@@ -147,8 +148,9 @@ def extend(
     and ``cp-sudoku generate`` puzzles of every band (set ``generated-BAND``), symmetry none
     for the even-numbered, rot180 for the odd."""
     from cp_sudoku.deduction.grade import BANDS
-    from cp_sudoku.generate import Request, generate
+    from cp_sudoku.generate import OutOfTries, Request, generate
     from cp_sudoku.generate.grading import parse_target
+    from cp_sudoku.io import puzzle_string
 
     seen = {line.split("\t")[1] for path in exclude for line in path.read_text().splitlines()}
     rng = random.Random(seed)
@@ -158,15 +160,19 @@ def extend(
         if p.replace("0", ".") not in seen
     ]
     lines = [f"royle-17clue\t{p.replace('0', '.')}" for p in rng.sample(text, royle)]
-    for band, _, _ in BANDS:
-        target = parse_target(grade=band)
-        for symmetry, count in (("none", (per_band + 1) // 2), ("rot180", per_band // 2)):
-            request = Request(kind="sudoku", symmetry=symmetry, target=target)
-            for made in generate(request, count=count, seed=seed):
-                puzzle = "".join(str(v) if v else "." for v in made.puzzle.givens)
-                lines.append(f"generated-{band}\t{puzzle}")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("".join(line + "\n" for line in lines))
+    with out.open("w") as sink:  # line by line, so that ``rate`` may start on a partial file
+        sink.write("".join(line + "\n" for line in lines))
+        for band, _, _ in BANDS:
+            target = parse_target(grade=band)
+            for symmetry, count in (("none", (per_band + 1) // 2), ("rot180", per_band // 2)):
+                request = Request(kind="sudoku", symmetry=symmetry, target=target)
+                for made in generate(request, count=count, seed=seed):
+                    if isinstance(made, OutOfTries):
+                        continue  # no puzzle of this band within max_tries drafts
+                    lines.append(f"generated-{band}\t{puzzle_string(made.puzzle)}")
+                    sink.write(lines[-1] + "\n")
+                    sink.flush()
     click.echo(f"{len(lines)} puzzles -> {out}")
 
 
