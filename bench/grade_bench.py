@@ -131,21 +131,35 @@ def versus_se(ratings: Path, out: Path, time_limit: float, censored_time_limit: 
         known = {
             row[1]: row for row in (line.split("\t") for line in out.read_text().splitlines()[1:])
         }
-    written = []
-    for name, text, er, technique, *_ in outcomes(ratings).values():
+    rows = list(outcomes(ratings).values())
+    fresh = 0
+    for name, text, er, _, *_ in rows:
         # a puzzle graded under the censored limit is graded again once SE has rated it
         if text not in known or (known[text][5] == "unsolved" and er not in _LEFT_OUT):
             limit = censored_time_limit if er in _LEFT_OUT else time_limit
             graded = grade(parse_line(text), time_limit=limit)
             ours = graded.rating if graded.solved else UNFINISHED
-            known[text] = [name, text, er, technique, str(ours), graded.band, str(graded.hardest)]
-        written.append("\t".join([*known[text][:2], er, technique, *known[text][4:]]))
-    header = "set\tpuzzle\tse\tse_technique\tours\tband\thardest\n"
-    out.write_text(header + "".join(line + "\n" for line in written))
+            known[text] = [name, text, er, "", str(ours), graded.band, str(graded.hardest)]
+            fresh += 1
+            if fresh % 100 == 0:  # kept as it goes: a rerun resumes
+                _write(out, rows, known)
+    written = _write(out, rows, known)
     table = [line.split("\t") for line in written]
     _agreement("all sets", table)
     for name in sorted({row[0] for row in table}):
         _agreement(name, [row for row in table if row[0] == name])
+
+
+def _write(out: Path, rows: list[list[str]], known: dict[str, list[str]]) -> list[str]:
+    """Write OUT: each row of RATINGS graded so far, SE's columns from RATINGS."""
+    written = [
+        "\t".join([*known[text][:2], er, technique, *known[text][4:]])
+        for _, text, er, technique, *_ in rows
+        if text in known
+    ]
+    header = "set\tpuzzle\tse\tse_technique\tours\tband\thardest\n"
+    out.write_text(header + "".join(line + "\n" for line in written))
+    return written
 
 
 #: Our rating of a puzzle logic did not finish: above every step's rating.
