@@ -10,8 +10,9 @@ processes made the others):
 3. dig givens (:func:`~cp_sudoku.generate.dig.dig`): minimal by default;
 4. with a grade target, grade it (:mod:`cp_sudoku.deduction`) and start
    again from 1 when it falls outside the band;
-5. cross-check the puzzle with the default back ends
-   (:data:`cp_sudoku.backends.DEFAULT_BACKENDS`): it must be ``unique``
+5. cross-check the puzzle as ``check`` does by default (``sat`` and ``kernel``;
+   ``cpsat``, ``sat`` and ``backtrack`` for rules the kernel declines:
+   :func:`cp_sudoku.crosscheck.lineup`): it must be ``unique``
    with the drawn solution, else :class:`GenerationBug` is raised: never a
    wrong puzzle.  At least two back ends must prove it within
    ``check_seconds``; a puzzle they cannot is dropped for a new draft
@@ -55,15 +56,16 @@ class Request(Rules):
     - ``minimal``: dig until no orbit of givens can go (default True);
     - ``target``: a grade band or rating range (None: any grade);
     - ``max_tries``: drafts per puzzle before :class:`OutOfTries`;
-    - ``backends``: the cross-check's back ends, each given ``check_seconds``
-      (a back end that runs out proves nothing; at least two must prove
-      ``unique`` and none may disagree).
+    - ``backends``: the cross-check's back ends (None: the default
+      cross-check's), each given ``check_seconds`` (a back end that runs out
+      proves nothing; at least two must prove ``unique`` and none may
+      disagree).
     """
 
     minimal: bool = True
     target: Target | None = None
     max_tries: int = 2000
-    backends: tuple[str, ...] = DEFAULT_BACKENDS
+    backends: tuple[str, ...] | None = None
     check_seconds: float = 10.0
 
     def maker(self) -> Maker:
@@ -150,7 +152,7 @@ def make(request: Request, seed: int, index: int, maker: Maker | None = None) ->
             if grade is None:
                 continue
         checked = _crosscheck(puzzle, draft.solution, request.backends, request.check_seconds)
-        if len(checked) < min(2, len(request.backends)):
+        if len(checked) < min(2, len(request.backends or DEFAULT_BACKENDS)):
             unchecked += 1
             if unchecked >= UNCHECKED_TRIES:
                 raise OutOfTries(
@@ -214,11 +216,11 @@ def _drop_rules(draft: Draft, givens: Givens, rng: random.Random, minimal: bool)
 
 
 def _crosscheck(
-    puzzle: Puzzle, solution: Grid, backends: Sequence[str], seconds: float
+    puzzle: Puzzle, solution: Grid, backends: Sequence[str] | None, seconds: float
 ) -> tuple[str, ...]:
     """The back ends that proved ``puzzle`` unique with ``solution`` (those that ran out
     of ``seconds`` prove nothing); a contrary answer raises :class:`GenerationBug`."""
-    verdict = crosscheck(puzzle, list(backends), time_limit=seconds)
+    verdict = crosscheck(puzzle, backends, time_limit=seconds)
     proved = [name for name, r in verdict.results.items() if r.status == "unique"]
     if verdict.status != "unique" or verdict.solution != solution:
         raise GenerationBug(

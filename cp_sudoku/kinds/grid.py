@@ -16,6 +16,7 @@ from typing import Any
 
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, Unit, cell_name, cells_of
 from cp_sudoku.model.numbers import shown
+from cp_sudoku.model.puzzle import by_recipe
 
 
 def default_box(n: int) -> tuple[int, int]:
@@ -83,7 +84,7 @@ def sudoku_units(n: int, box: tuple[int, int] | None) -> tuple[Unit, ...]:
             top, left = (b // (n // bc)) * br, (b % (n // bc)) * bc
             cells = tuple((top + r, left + c) for r in range(br) for c in range(bc))
             units.append(Unit(f"box {b + 1}", cells, "box"))
-    return tuple(units)
+    return by_recipe(tuple(units), sudoku_units, n, box)  # pickled as (sudoku_units, n, box)
 
 
 def grid_size(count: int) -> int:

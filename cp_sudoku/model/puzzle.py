@@ -32,6 +32,7 @@ from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
 
 Grid = tuple[int, ...]
 C = TypeVar("C", bound=Constraint)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -88,9 +89,15 @@ class Puzzle:
         self._validate()
 
     def __getstate__(self) -> dict[str, object]:
-        """Plain values for pickling (the mappings are read-only proxies; derived views dropped)."""
+        """Plain values for pickling (the mappings are read-only proxies; derived views
+        dropped).  Shared ``cells`` and ``constraints`` tuples (:func:`by_recipe`) travel
+        as their recipe, so the receiving process gets its own shared tuples back."""
         state = {f.name: getattr(self, f.name) for f in fields(self)}
         state["givens"], state["labels"] = dict(self.givens), dict(self.labels)
+        for name in ("cells", "constraints"):
+            recipe = _RECIPES.get(id(state[name]))
+            if recipe is not None and recipe[0] is state[name]:
+                state[name] = _Recipe(recipe[1], recipe[2])
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
@@ -306,6 +313,34 @@ def _check_cells(constraint: Constraint, cells: set[Cell] | frozenset[Cell]) -> 
         )
 
 
+#: id(value) -> (value, a cached function, its arguments) for the shared tuples of
+#: :func:`by_recipe`.
+_RECIPES: dict[int, tuple[object, Callable[..., object], tuple[object, ...]]] = {}
+
+
+def by_recipe(value: T, make: Callable[..., T], *args: object) -> T:
+    """``value``, the result of the cached, module-level ``make(*args)``, marked so that a
+    pickled puzzle holding it sends ``make`` and ``args`` instead (a reference and a few
+    numbers, not 81 cells or 27 units).  Unpickled, the call gives the receiving process's
+    own shared tuple, so its puzzles of one shape share their structure (index, peers, the
+    back ends' compiled shapes) as the sender's do.  Called once per value (from inside
+    ``make``); the values are kept for the life of the process, as ``make``'s cache keeps
+    them."""
+    with _STRUCTURES_LOCK:
+        _RECIPES[id(value)] = (value, make, args)
+    return value
+
+
+class _Recipe:
+    """A shared tuple in a pickle: unpickled as ``make(*args)``."""
+
+    def __init__(self, make: Callable[..., object], args: tuple[object, ...]) -> None:
+        self.make, self.args = make, args
+
+    def __reduce__(self) -> tuple[Callable[..., object], tuple[object, ...]]:
+        return self.make, self.args
+
+
 def cells_of(rows: int, cols: int, skip: Iterable[Cell] = ()) -> tuple[Cell, ...]:
     """All positions of a ``rows`` x ``cols`` grid, row-major, minus ``skip``.
 
@@ -317,4 +352,5 @@ def cells_of(rows: int, cols: int, skip: Iterable[Cell] = ()) -> tuple[Cell, ...
 
 @cache
 def _cells_of(rows: int, cols: int, skipped: frozenset[Cell]) -> tuple[Cell, ...]:
-    return tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)
+    cells = tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)
+    return by_recipe(cells, _cells_of, rows, cols, skipped)
