@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
+from itertools import compress
 from math import isqrt
 from operator import index
 from typing import Any
@@ -19,6 +20,7 @@ from cp_sudoku.model.numbers import shown
 from cp_sudoku.model.puzzle import by_recipe
 
 
+@cache
 def default_box(n: int) -> tuple[int, int]:
     """The box shape (rows, columns) usual for an n x n Sudoku.
 
@@ -126,6 +128,8 @@ def flat_grid(grid: Any) -> list[int]:
             f"{type(grid).__name__}"
         )
     items = list(grid)
+    if set(map(type, items)) == {int}:  # the usual case, checked in C: a flat list of ints
+        return items
     if items and all(_is_row(item) for item in items):
         items = [value for row in items for value in row]
     try:
@@ -160,8 +164,10 @@ def square_puzzle(n: int, kind: str, values: Sequence[int] = (), **fields: Any) 
 
 
 def givens_of(grid: Sequence[int], n: int) -> dict[Cell, int]:
-    """Cell -> value for the non-zero entries of a flat row-major grid."""
-    return {(i // n, i % n): v for i, v in enumerate(grid) if v}
+    """Cell -> value for the non-zero entries of a flat row-major grid of n x n values."""
+    if len(grid) != n * n:
+        return {(i // n, i % n): v for i, v in enumerate(grid) if v}
+    return dict(zip(compress(cells_of(n, n), grid), compress(grid, grid), strict=True))
 
 
 def grid_of(puzzle: Puzzle) -> tuple[int, ...]:

@@ -137,8 +137,16 @@ class Puzzle:
         When every constraint is a unit this is the very ``constraints`` tuple, so that
         puzzles sharing their units tuple share their structure (index, peers).
         """
-        units = tuple(c for c in self.constraints if isinstance(c, Unit))
-        return self.constraints if len(units) == len(self.constraints) else units  # type: ignore[return-value]
+        constraints = self.constraints
+        if _ALL_UNITS.get(id(constraints)) is constraints:  # a shared tuple of units
+            return constraints  # type: ignore[return-value]
+        units = tuple(c for c in constraints if isinstance(c, Unit))
+        if len(units) != len(constraints):
+            return units
+        if len(_ALL_UNITS) >= _STRUCTURES_KEPT:
+            _ALL_UNITS.clear()
+        _ALL_UNITS[id(constraints)] = constraints
+        return constraints  # type: ignore[return-value]
 
     @cached_property
     def cages(self) -> tuple[Cage, ...]:
@@ -224,7 +232,15 @@ class Puzzle:
                 if not isinstance(constraint, Unit):
                     _check_cells(constraint, cells)
         values = self.values
-        for cell, value in self.givens.items():
+        given = self.givens
+        if (
+            set(map(type, given.values())) <= {int}
+            and cells.issuperset(given)
+            and min(given.values(), default=self.min_value) >= self.min_value
+            and max(given.values(), default=self.max_value) <= self.max_value
+        ):
+            return  # every given an int in range on a cell, checked in C; else say which not
+        for cell, value in given.items():
             if cell not in cells:
                 raise PuzzleError(f"given at {cell_name(cell)}, which is not a cell", cells=[cell])
             if isinstance(value, bool) or not isinstance(value, int) or value not in values:
@@ -245,6 +261,8 @@ _STRUCTURES: dict[tuple[int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], _St
 _VALIDATED: dict[
     tuple[int, int, int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], frozenset[Cell]]
 ] = {}
+#: id(constraints) -> constraints, for the constraint tuples met that hold units alone.
+_ALL_UNITS: dict[int, tuple[Constraint, ...]] = {}
 _STRUCTURES_KEPT = 64
 _STRUCTURES_LOCK = threading.Lock()
 
