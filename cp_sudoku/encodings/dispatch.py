@@ -57,3 +57,4 @@ def compile_rules(
                 part_step(writer, part)
         if bound is not None:
             bound()
+    check_deadline()
