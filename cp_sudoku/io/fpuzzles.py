@@ -321,7 +321,7 @@ def _negative(reader: Reader, key: str) -> Iterator[Constraint]:
 
 def _edge(reader: Reader, key: str) -> Iterator[Constraint]:
     cls = _type_of(key)
-    default = {"difference": 1, "ratio": 2}.get(key)
+    default = getattr(cls, "default", None)  # a plain dot's value (EdgeMark.default)
     for where, item in reader.items(key):
         cells = reader.cells(item.get("cells"), where)
         if len(cells) != 2:
