@@ -16,7 +16,7 @@ Constraint modules import only :mod:`cp_sudoku.constraints` modules and
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -55,25 +55,43 @@ class OutOfTime(Unsupported):
     answers ``unknown``, stopped by the ``time limit``."""
 
 
-_DEADLINE: ContextVar[float | None] = ContextVar("cp_sudoku_compile_deadline", default=None)
+#: The deadline in force and the clock it is read on (``time.perf_counter`` or
+#: ``time.process_time``), or None.
+_DEADLINE: ContextVar[tuple[float, Callable[[], float]] | None] = ContextVar(
+    "cp_sudoku_compile_deadline", default=None
+)
 
 
 @contextmanager
-def compile_deadline(at: float | None) -> Iterator[None]:
-    """Within the block, :meth:`Constraint.allowed` and
-    :func:`~cp_sudoku.encodings.dispatch.compile_rules` raise :class:`OutOfTime` once
-    ``time.perf_counter()`` passes ``at`` (None: no deadline)."""
-    token = _DEADLINE.set(at)
+def compile_deadline(
+    at: float | None, clock: Callable[[], float] = time.perf_counter
+) -> Iterator[None]:
+    """Within the block, :meth:`Constraint.allowed`,
+    :func:`~cp_sudoku.encodings.dispatch.compile_rules` and any long loop that calls
+    :func:`check_deadline` raise :class:`OutOfTime` once ``clock()`` passes ``at``
+    (None: no deadline).  ``clock`` is ``time.perf_counter`` (wall clock, the back
+    ends' time limits) or ``time.process_time`` (CPU, the grade's)."""
+    token = _DEADLINE.set(None if at is None else (at, clock))
     try:
         yield
     finally:
         _DEADLINE.reset(token)
 
 
+def remaining_time() -> float | None:
+    """Seconds left before the deadline of :func:`compile_deadline` (at least 0), or
+    None when no deadline is in force."""
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return None
+    at, clock = deadline
+    return max(0.0, at - clock())
+
+
 def check_deadline() -> None:
     """Raise :class:`OutOfTime` when the deadline of :func:`compile_deadline` has passed."""
-    at = _DEADLINE.get()
-    if at is not None and time.perf_counter() > at:
+    deadline = _DEADLINE.get()
+    if deadline is not None and deadline[1]() > deadline[0]:
         raise OutOfTime("compiling passed the time limit")
 
 

@@ -35,6 +35,7 @@ def compile_rules(
             :class:`~cp_sudoku.constraints.base.OutOfTime` past the compile deadline.
     """
     for constraint in puzzle.constraints:
+        check_deadline()
         step = native.get(type(constraint))
         if step is not None:
             step(writer, constraint)
@@ -47,4 +48,4 @@ def compile_rules(
                     f"({type(part).__name__} has no {name} encoding)"
                 )
             part_step(writer, part)
-        check_deadline()
+    check_deadline()
