@@ -460,7 +460,7 @@ def _outside(reader: Reader, key: str) -> Iterator[Constraint]:
                 raise PuzzleError(f"{where}: direction must be UR, UL, DR or DL, got {direction!r}")
             if all(0 <= x < reader.n for x in clue):
                 raise PuzzleError(
-                    f"{where}: a clue must stand outside the grid, got {item['cell']}"
+                    f"{where}: a clue must stand outside the grid, got {cell_name(clue)}"
                 )
             cells = _outside_cells(reader, where, clue, steps[direction])
             if total is not None:
