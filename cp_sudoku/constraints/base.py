@@ -43,6 +43,9 @@ class Rules(Protocol):
 #: Allowed tuples one table may hold; past it :meth:`Constraint.allowed` raises
 #: :class:`TableTooLarge` and a back end declines the puzzle.
 TABLE_CAP = 200_000
+#: Cells one table may span (a full row of the largest grid); a wider constraint is
+#: declined before its tuples are enumerated (:class:`TableTooLarge`).
+TABLE_CELLS = 100
 
 
 class TableTooLarge(Unsupported):
@@ -228,10 +231,16 @@ class Constraint:
         :meth:`prefix_ok`.
 
         Raises:
-            TableTooLarge: past :data:`TABLE_CAP` tuples.
+            TableTooLarge: past :data:`TABLE_CAP` tuples, or over more than
+                :data:`TABLE_CELLS` cells.
             OutOfTime: past the deadline of :func:`compile_deadline`.
         """
         size = len(self.cells)
+        if size > TABLE_CELLS:
+            raise TableTooLarge(
+                f"table for a {type(self).__name__.lower()} of {size:,} cells: tables span "
+                f"at most {TABLE_CELLS} cells"
+            )
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
         for i, j in pairs:
