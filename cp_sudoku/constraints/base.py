@@ -164,6 +164,17 @@ class Constraint:
         """The constraint in words, naming its type and cells as rXcY."""
         raise NotImplementedError
 
+    def _two_parts(
+        self, count: str, first: Iterable[Cell], second: Iterable[Cell]
+    ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+        """For a type whose cells come in two parts (a clone's two shapes, an arrow's
+        circle and line), in its ``__init__``: set ``cells`` to ``first`` then ``second``
+        and the field ``count`` to the length of ``first``; return both parts."""
+        head, tail = tuple(first), tuple(second)
+        object.__setattr__(self, "cells", head + tail)
+        object.__setattr__(self, count, len(head))
+        return head, tail
+
     def prefix_ok(self, prefix: Sequence[int]) -> bool:
         """Whether values for the first ``len(prefix)`` cells can still be completed.
 
@@ -191,6 +202,10 @@ class Constraint:
     def to_text(self) -> str:
         """Its line of the variant text format: ``<type_name> <tokens...>``, cells as rXcY."""
         raise NotImplementedError(f"{type(self).__name__} has no text form")
+
+    def text_line(self, *head: object) -> str:
+        """``<type_name> <head...> r1c1 r1c2 ...``: the usual shape of :meth:`to_text`."""
+        return " ".join([self.type_name, *map(str, head), *map(cell_token, self.cells)])
 
     @classmethod
     def from_text(cls: type[C], tokens: list[str], where: str) -> C:
@@ -307,6 +322,21 @@ def parse_cell(token: str, where: str) -> Cell:
 def parse_cells(tokens: Sequence[str], where: str) -> tuple[Cell, ...]:
     """Cells ``rXcY`` -> 0-based pairs (see :func:`parse_cell`)."""
     return tuple(parse_cell(t, where) for t in tokens)
+
+
+def head_and_cells(
+    tokens: Sequence[str], where: str, count: int, form: str
+) -> tuple[Sequence[str], tuple[Cell, ...]]:
+    """The first ``count`` tokens of a line, and the cells after them (at least one),
+    the usual shape of :meth:`Constraint.from_text`.
+
+    Raises:
+        PuzzleError: fewer tokens (``expected <form>``), or a token after them that is
+            not a cell.
+    """
+    if len(tokens) <= count:
+        raise PuzzleError(f"{where}: expected {form}")
+    return tokens[:count], parse_cells(tokens[count:], where)
 
 
 def parse_int(token: str, where: str, what: str = "an integer") -> int:
