@@ -75,7 +75,7 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
             allowed = [mask(s) for s in digit_sets(len(members), constraint.target, n)]
         else:
             domains = [list(puzzle.values)] * len(members)
-            tuples = constraint.allowed(domains, puzzle.differ_pairs(constraint.cells))
+            tuples = constraint.allowed_in(puzzle, domains)
             # A tuple is stored as one int: the bit of each value, 'n' bits per position.
             allowed = [pack([v + shift for v in t], n) for t in tuples]
         for i in members:
