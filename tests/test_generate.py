@@ -141,9 +141,12 @@ def _evidence() -> object:
 def test_evidence_sample_of_every_group() -> None:
     import io
 
-    audited, failures = _evidence().run(scale=0.001, certify_every=9, out=io.StringIO())  # type: ignore[attr-defined]
+    # non-consecutive 9x9 waits 10 s twice for the backtrack stand-in: left to -m slow
+    audited, failures = _evidence().run(  # type: ignore[attr-defined]
+        scale=0.001, certify_every=9, out=io.StringIO(), leave_out=("non-consecutive 9x9",)
+    )
     assert failures == []
-    assert audited >= 25  # one puzzle per group at least
+    assert audited >= 29  # one puzzle per group at least
 
 
 @pytest.mark.slow
