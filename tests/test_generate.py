@@ -204,6 +204,9 @@ def test_service_generate_takes_the_time_limit(tmp_path) -> None:  # type: ignor
         assert "within the time limit of 0.3 s" in reply.json()["failed"][0]
         over = client.post("/v1/generate", json={"time_limit": 1e6})
         assert over.status_code == 422 and "time_limit" in over.json()["error"]
+        out_of_reach = client.post("/v1/generate", json={"rating": "13-14"})
+        assert out_of_reach.status_code == 422
+        assert "no puzzle rates 13 or more" in out_of_reach.json()["error"]
 
 
 def test_from_a_puzzle_without_solution_answers_none_with_its_reason(tmp_path) -> None:  # type: ignore[no-untyped-def]
