@@ -231,3 +231,16 @@ def test_check_grade_prints_the_grade_and_fills_the_output_column(tmp_path: Path
     plain = tmp_path / "plain.jsonl"
     CliRunner().invoke(main, ["check", path, "--backend", "backtrack", "--output", str(plain)])
     assert all(json.loads(line)["grade"] is None for line in plain.read_text().splitlines())
+
+
+def test_the_time_limit_holds_inside_a_technique(data: Path) -> None:
+    """The sandwich puzzle spends its time inside one forcing net (the clock was once
+    read only between techniques: 17 s for a 2 s limit); now the net reads it too."""
+    import time
+
+    (entry,) = read_file(data / "fpuzzles" / "rangsk-sandwich-sudoku.json")
+    assert entry.puzzle is not None
+    started = time.process_time()
+    graded = grade(entry.puzzle, time_limit=0.5)
+    assert graded.outcome == "timeout" and not graded.solved
+    assert time.process_time() - started < 30  # a hang bound, not a speed target

@@ -207,8 +207,8 @@ def test_overlapping_clones_become_one_clone_per_pair(data: Path) -> None:
             lambda d: d.update(lockout=[{"lines": [["R1C1", "R1C2"]]}]),
             "lockout: unknown f-puzzles key",
         ),
-        (lambda d: d.update(size=17), "size: 17 is over 16"),
-        (lambda d: d.update(odd=[{"cell": "R5C1"}]), "odd[0]: R5C1 is outside the 4x4 grid"),
+        (lambda d: d.update(size=17), "size: expected the grid's side, an integer from 1 to 16"),
+        (lambda d: d.update(odd=[{"cell": "R5C1"}]), "odd[0]: r5c1 is outside the 4x4 grid"),
         (
             lambda d: d.update(thermometer=[{"lines": [["R1C1", "R1C2", "R2C2", "R1C1"]]}]),
             "thermometer[0]: thermometer r1c1-r1c2-r2c2-r1c1 passes through r1c1 twice",
@@ -240,6 +240,15 @@ def test_bad_input_names_the_key_and_the_cell(data: Path, change, message: str) 
 
 def test_malformed_links_are_refused() -> None:
     for text, message in [
+        (
+            "https://example.com/?load=N4IgzglgXpAs",
+            "malformed link: 'example.com' is not an f-puzzles or SudokuPad address",
+        ),
+        (
+            "https://f-puzzles.com.example.org/?load=N4IgzglgXpAs",
+            "'f-puzzles.com.example.org' is not an f-puzzles or SudokuPad address",
+        ),
+        ("https://sudokupad.app/sclN4IgzglgXpAs", "expected f-puzzles JSON"),
         ("https://www.f-puzzles.com/?load=N4IgzglgXpAs", "does not decompress"),
         ("https://www.f-puzzles.com/?id=abc123", "names a puzzle kept on the f-puzzles server"),
         ("N4Ig!!!", "is not in the base64 alphabet"),
@@ -257,7 +266,7 @@ def test_cli_prints_one_line_and_exits_2(data: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 2
     errors = [line for line in result.output.splitlines() if line.startswith("cp-sudoku: error")]
-    assert errors == [f"cp-sudoku: error: {path}:1: thermometer[0]: R9C1 is outside the 4x4 grid"]
+    assert errors == [f"cp-sudoku: error: {path}:1: thermometer[0]: r9c1 is outside the 4x4 grid"]
 
 
 # --- export and round trips ----------------------------------------------------------------------
@@ -301,6 +310,18 @@ def test_every_type_with_a_key_exports_and_reads_back(name: str) -> None:
             assert [rule_key(c) for c in back] == [rule_key(c) for c in puzzle.constraints]
             written += 1
     assert written, f"no example of {name} can be written for f-puzzles"
+
+
+def test_links_from_fpuzzles_and_sudokupad_hosts_are_read(data: Path) -> None:
+    string = (data / FOLDER / "rangsk-peak-sudoku.fpuzzles.txt").read_text().strip()
+    for form in (
+        f"f-puzzles.com/?load={string}",
+        f"http://www.f-puzzles.com/?foo=1&load={string}",
+        f"https://beta.sudokupad.app/?puzzleid=fpuzzles{string}",
+        f"https://app.crackingthecryptic.com/sudoku/fpuzzles{string}",
+        f"?load={string}",
+    ):
+        assert decode(form) == peak(data), form[:60]
 
 
 def test_link_round_trip(data: Path) -> None:
@@ -435,3 +456,140 @@ def test_json_too_deep_or_too_long_a_number_is_one_line(text: str, tmp_path: Pat
     run = CliRunner().invoke(main, ["check", str(path)])
     assert run.exit_code == 2
     assert "internal error" not in run.output and "Traceback" not in run.output
+
+
+# --- shapes the f-puzzles README does not allow (issue 17) ---------------------------------------
+
+#: (change to Peak Sudoku, 4x4; the message after ``file:line: ``).
+SHAPES = {
+    "arrow-line-outside-its-circle": (
+        {"arrow": [{"cells": ["R1C1"], "lines": [["R3C3", "R3C4"]]}]},
+        "arrow[0]: the line starts at r3c3, outside its circle (r1c1); an arrow's line starts "
+        "in the circle it leaves",
+    ),
+    "arrow-line-back-into-its-pill": (
+        {"arrow": [{"cells": ["R1C1", "R1C2"], "lines": [["R1C1", "R1C2", "R2C2"]]}]},
+        "arrow[0]: the line comes back into its circle at r1c2; only its first cell is in the "
+        "circle",
+    ),
+    "white-dot-cells-not-touching": (
+        {"difference": [{"cells": ["R1C1", "R2C2"]}]},
+        "difference[0]: r1c1 and r2c2 do not touch; a white dot sits on the edge between two "
+        "orthogonally adjacent cells",
+    ),
+    "black-dot-cells-not-touching": (
+        {"ratio": [{"cells": ["R1C1", "R4C4"]}]},
+        "ratio[0]: r1c1 and r4c4 do not touch; a black dot sits on the edge",
+    ),
+    "xv-cells-not-touching": (
+        {"xv": [{"cells": ["R2C1", "R2C3"], "value": "X"}]},
+        "xv[0]: r2c1 and r2c3 do not touch; an X or V sits on the edge",
+    ),
+    "solution-of-the-wrong-length": (
+        {"solution": [1, 2, 3, 4]},
+        "solution: expected a list of 16 digits for the 4x4 grid (row-major, '.' or 0 for an "
+        "unknown cell), got 4 entries",
+    ),
+    "solution-with-a-bad-value": (
+        {"solution": [1] * 15 + ["x"]},
+        "solution: r4c4 holds 'x'; expected a digit 1..4, or '.' or 0 for an unknown cell",
+    ),
+    "size-zero": ({"size": 0}, "size: expected the grid's side, an integer from 1 to 16"),
+    "size-negative": ({"size": -4}, "size: expected the grid's side, an integer from 1 to 16"),
+    "size-not-an-integer": (
+        {"size": 4.5},
+        "size: expected the grid's side, an integer from 1 to 16 (the largest f-puzzles grid), "
+        "got 4.5",
+    ),
+    "line-that-jumps": (
+        {"renban": [{"lines": [["R1C1", "R1C2", "R3C2"]]}]},
+        "renban[0]: the line steps from r1c2 to r3c2, which do not touch; each step of a line "
+        "goes to a neighbouring cell (sideways or diagonally)",
+    ),
+    "thermometer-of-one-cell": (
+        {"thermometer": [{"lines": [["R2C2"]]}]},
+        "thermometer[0]: a thermometer line of one cell (r2c2) sets no rule; a line needs at "
+        "least two cells",
+    ),
+    "line-through-a-cell-twice": (
+        {"palindrome": [{"lines": [["R1C1", "R1C2", "R2C2", "R2C1", "R1C2"]]}]},
+        "palindrome[0]: palindrome r1c1-r1c2-r2c2-r2c1-r1c2 passes through r1c2 twice",
+    ),
+    "cage-with-a-cell-twice": (
+        {"killercage": [{"cells": ["R1C1", "R1C2", "R1C1"], "value": "4"}]},
+        "killercage[0]: r1c1 is listed twice",
+    ),
+    "cage-with-no-cell": (
+        {"killercage": [{"cells": [], "value": "4"}]},
+        "killercage[0]: a cage needs at least one cell",
+    ),
+    "quadruple-not-on-a-2x2": (
+        {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R3C3"], "values": [1]}]},
+        "quadruple[0]: a quadruple sits on the four cells of a 2x2 square, got r1c1, r1c2, "
+        "r2c1, r3c3",
+    ),
+    "quadruple-digit-over-n": (
+        {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [5]}]},
+        "quadruple[0]: 'values' must be digits 1..4, got 5",
+    ),
+    "cell-outside-the-grid": (
+        {"extraregion": [{"cells": ["R1C1", "R0C1"]}]},
+        "extraregion[0]: r0c1 is outside the 4x4 grid",
+    ),
+    "little-killer-pointing-away-from-the-grid": (
+        {"littlekillersum": [{"cell": "R0C2", "direction": "UR", "value": "5"}]},
+        "littlekillersum[0]: the clue at r0c2 points at no cell of the grid",
+    ),
+    "little-killer-clue-inside-the-grid": (
+        {"littlekillersum": [{"cell": "R2C2", "direction": "DR", "value": "5"}]},
+        "littlekillersum[0]: a clue must stand outside the grid, got r2c2",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SHAPES))
+def test_a_shape_the_format_does_not_allow_is_one_line_and_exit_2(
+    data: Path, tmp_path: Path, case: str
+) -> None:
+    change, message = SHAPES[case]
+    record = peak(data)
+    record.update(change)
+    with pytest.raises(PuzzleError) as error:
+        from_data(record)
+    assert error.value.message.startswith(message)
+    path = tmp_path / f"{case}.json"
+    path.write_text(json.dumps(record))
+    run = CliRunner().invoke(main, ["check", str(path)])
+    assert run.exit_code == 2, run.output
+    assert "Traceback" not in run.output
+    errors = [line for line in run.output.splitlines() if "error" in line]
+    assert len(errors) == 1 and errors[0].startswith(f"cp-sudoku: error: {path}:1: {message}")
+
+
+def test_a_shape_the_format_does_not_allow_is_422_on_the_service(
+    data: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("fastapi", reason="pip install 'cp-sudoku[service]'")
+    from fastapi.testclient import TestClient
+
+    from cp_sudoku.service.app import Settings, create_app
+
+    with TestClient(create_app(Settings(db=tmp_path / "jobs.sqlite3", workers=1))) as api:
+        for case, (change, message) in sorted(SHAPES.items()):
+            record = peak(data)
+            record.update(change)
+            answer = api.post("/v1/check", json={"puzzle": link(record)})
+            assert answer.status_code == 422, (case, answer.text)
+            assert message in answer.json()["error"], (case, answer.text)
+        refused = api.post("/v1/check", json={"puzzle": "https://example.com/?load=N4IgzglgXpAs"})
+        assert refused.status_code == 422 and "is not an f-puzzles or SudokuPad" in refused.text
+
+
+def test_a_partial_or_empty_stated_solution_is_not_compared(data: Path) -> None:
+    record = peak(data)
+    record["solution"] = ["."] * 15 + [2]
+    assert from_data(record)[1] is None
+    record["solution"] = []
+    assert from_data(record)[1] is None
+    record["solution"] = [str(v) for v in "1423324123144132"]
+    assert from_data(record)[1] == tuple(int(v) for v in "1423324123144132")

@@ -220,13 +220,14 @@ jobs_option = processes_option(
 )
 
 
-def time_limit_option(per: str) -> Callable[[F], F]:
-    """``--time-limit SECONDS`` checked by :func:`time_limit`: ``time_limit`` float or None."""
+def time_limit_option(per: str, past: str = "the verdict is unknown") -> Callable[[F], F]:
+    """``--time-limit SECONDS`` checked by :func:`time_limit`: ``time_limit`` float or None;
+    the help says what it bounds (``per``) and what happens ``past`` it."""
     return click.option(
         "--time-limit",
         metavar="SECONDS",
         callback=time_limit,
-        help=f"{per} (inf: none); past it the verdict is unknown.",
+        help=f"{per} (inf: none); past it {past}.",
     )
 
 

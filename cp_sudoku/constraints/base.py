@@ -16,7 +16,7 @@ Constraint modules import only :mod:`cp_sudoku.constraints` modules and
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -43,6 +43,9 @@ class Rules(Protocol):
 #: Allowed tuples one table may hold; past it :meth:`Constraint.allowed` raises
 #: :class:`TableTooLarge` and a back end declines the puzzle.
 TABLE_CAP = 200_000
+#: Cells one table may span (a full row of the largest grid); a wider constraint is
+#: declined before its tuples are enumerated (:class:`TableTooLarge`).
+TABLE_CELLS = 100
 
 
 class TableTooLarge(Unsupported):
@@ -55,25 +58,43 @@ class OutOfTime(Unsupported):
     answers ``unknown``, stopped by the ``time limit``."""
 
 
-_DEADLINE: ContextVar[float | None] = ContextVar("cp_sudoku_compile_deadline", default=None)
+#: The deadline in force and the clock it is read on (``time.perf_counter`` or
+#: ``time.process_time``), or None.
+_DEADLINE: ContextVar[tuple[float, Callable[[], float]] | None] = ContextVar(
+    "cp_sudoku_compile_deadline", default=None
+)
 
 
 @contextmanager
-def compile_deadline(at: float | None) -> Iterator[None]:
-    """Within the block, :meth:`Constraint.allowed` and
-    :func:`~cp_sudoku.encodings.dispatch.compile_rules` raise :class:`OutOfTime` once
-    ``time.perf_counter()`` passes ``at`` (None: no deadline)."""
-    token = _DEADLINE.set(at)
+def compile_deadline(
+    at: float | None, clock: Callable[[], float] = time.perf_counter
+) -> Iterator[None]:
+    """Within the block, :meth:`Constraint.allowed`,
+    :func:`~cp_sudoku.encodings.dispatch.compile_rules` and any long loop that calls
+    :func:`check_deadline` raise :class:`OutOfTime` once ``clock()`` passes ``at``
+    (None: no deadline).  ``clock`` is ``time.perf_counter`` (wall clock, the back
+    ends' time limits) or ``time.process_time`` (CPU, the grade's)."""
+    token = _DEADLINE.set(None if at is None else (at, clock))
     try:
         yield
     finally:
         _DEADLINE.reset(token)
 
 
+def remaining_time() -> float | None:
+    """Seconds left before the deadline of :func:`compile_deadline` (at least 0), or
+    None when no deadline is in force."""
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return None
+    at, clock = deadline
+    return max(0.0, at - clock())
+
+
 def check_deadline() -> None:
     """Raise :class:`OutOfTime` when the deadline of :func:`compile_deadline` has passed."""
-    at = _DEADLINE.get()
-    if at is not None and time.perf_counter() > at:
+    deadline = _DEADLINE.get()
+    if deadline is not None and deadline[1]() > deadline[0]:
         raise OutOfTime("compiling passed the time limit")
 
 
@@ -143,6 +164,17 @@ class Constraint:
         """The constraint in words, naming its type and cells as rXcY."""
         raise NotImplementedError
 
+    def _two_parts(
+        self, count: str, first: Iterable[Cell], second: Iterable[Cell]
+    ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+        """For a type whose cells come in two parts (a clone's two shapes, an arrow's
+        circle and line), in its ``__init__``: set ``cells`` to ``first`` then ``second``
+        and the field ``count`` to the length of ``first``; return both parts."""
+        head, tail = tuple(first), tuple(second)
+        object.__setattr__(self, "cells", head + tail)
+        object.__setattr__(self, count, len(head))
+        return head, tail
+
     def prefix_ok(self, prefix: Sequence[int]) -> bool:
         """Whether values for the first ``len(prefix)`` cells can still be completed.
 
@@ -171,6 +203,10 @@ class Constraint:
         """Its line of the variant text format: ``<type_name> <tokens...>``, cells as rXcY."""
         raise NotImplementedError(f"{type(self).__name__} has no text form")
 
+    def text_line(self, *head: object) -> str:
+        """``<type_name> <head...> r1c1 r1c2 ...``: the usual shape of :meth:`to_text`."""
+        return " ".join([self.type_name, *map(str, head), *map(cell_token, self.cells)])
+
     @classmethod
     def from_text(cls: type[C], tokens: list[str], where: str) -> C:
         """Read the tokens after ``type_name`` on a line (``where`` = ``file:line``).
@@ -195,10 +231,16 @@ class Constraint:
         :meth:`prefix_ok`.
 
         Raises:
-            TableTooLarge: past :data:`TABLE_CAP` tuples.
+            TableTooLarge: past :data:`TABLE_CAP` tuples, or over more than
+                :data:`TABLE_CELLS` cells.
             OutOfTime: past the deadline of :func:`compile_deadline`.
         """
         size = len(self.cells)
+        if size > TABLE_CELLS:
+            raise TableTooLarge(
+                f"table for a {type(self).__name__.lower()} of {size:,} cells: tables span "
+                f"at most {TABLE_CELLS} cells"
+            )
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
         for i, j in pairs:
@@ -280,6 +322,21 @@ def parse_cell(token: str, where: str) -> Cell:
 def parse_cells(tokens: Sequence[str], where: str) -> tuple[Cell, ...]:
     """Cells ``rXcY`` -> 0-based pairs (see :func:`parse_cell`)."""
     return tuple(parse_cell(t, where) for t in tokens)
+
+
+def head_and_cells(
+    tokens: Sequence[str], where: str, count: int, form: str
+) -> tuple[Sequence[str], tuple[Cell, ...]]:
+    """The first ``count`` tokens of a line, and the cells after them (at least one),
+    the usual shape of :meth:`Constraint.from_text`.
+
+    Raises:
+        PuzzleError: fewer tokens (``expected <form>``), or a token after them that is
+            not a cell.
+    """
+    if len(tokens) <= count:
+        raise PuzzleError(f"{where}: expected {form}")
+    return tokens[:count], parse_cells(tokens[count:], where)
 
 
 def parse_int(token: str, where: str, what: str = "an integer") -> int:

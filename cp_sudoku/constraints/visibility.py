@@ -12,13 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cp_sudoku.constraints.automaton import Automaton, State
-from cp_sudoku.constraints.base import (
-    Mark,
-    cell_token,
-    parse_cells,
-    parse_int,
-    register,
-)
+from cp_sudoku.constraints.base import Mark, head_and_cells, parse_int, register
 from cp_sudoku.constraints.unit import name_of, name_token
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
@@ -102,17 +96,15 @@ class Visibility(Automaton):
 
     def to_text(self) -> str:
         """``visibility <count> <side> <cell> ...`` (nearest cell first; ``-``: no side)."""
-        head = [self.type_name, str(self.count), name_token(self.side)]
-        return " ".join(head + [cell_token(c) for c in self.cells])
+        return self.text_line(self.count, name_token(self.side))
 
     @classmethod
     def from_text(cls, tokens: list[str], where: str) -> Visibility:
         """``<count> <side> <cell> ...``."""
-        if len(tokens) < 3:
-            raise PuzzleError(f"{where}: expected visibility <count> <side> <cell> ...")
-        count = parse_int(tokens[0], where, "a count")
+        form = "visibility <count> <side> <cell> ..."
+        (count, side), cells = head_and_cells(tokens, where, 2, form)
         try:
-            return cls(parse_cells(tokens[2:], where), count, name_of(tokens[1]))
+            return cls(cells, parse_int(count, where, "a count"), name_of(side))
         except PuzzleError as error:
             raise PuzzleError(f"{where}: {error.message}", cells=error.cells) from None
 

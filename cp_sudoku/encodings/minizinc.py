@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cp_sudoku.constraints import AllDifferent, Linear, Pair, Relation, Table
+from cp_sudoku.constraints import AllDifferent, Linear
 from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.text import TextWriter
 from cp_sudoku.model import (
@@ -118,7 +118,7 @@ class _Writer(TextWriter):
         op = "=" if linear.op == "==" else linear.op
         self.rule(f"sum([{terms}]) {op} {linear.rhs}", linear.describe())
 
-    def table(self, constraint: Pair | Table) -> None:
+    def table(self, constraint: Constraint) -> None:
         rows = constraint.allowed([list(self.puzzle.values)] * len(constraint.cells))
         flat = ", ".join(str(v) for row in rows for v in row)
         matrix = f"array2d(1..{len(rows)}, 1..{len(constraint.cells)}, [{flat}])"
@@ -151,17 +151,7 @@ class _Writer(TextWriter):
 
 
 #: The step of each constraint class; other types go through their decomposition.
-NATIVE: dict[type[Constraint], Step] = {
-    Unit: _Writer.unit,
-    AllDifferent: _Writer.unit,
-    SparseUnit: _Writer.sparse_unit,
-    Cage: _Writer.cage,
-    Relation: _Writer.relation,
-    Visibility: _Writer.visibility,
-    Linear: _Writer.linear,
-    Pair: _Writer.table,
-    Table: _Writer.table,
-}
+NATIVE: dict[type[Constraint], Step] = _Writer.native()
 
 
 def _operation(op: str, refs: list[str], target: int) -> str:

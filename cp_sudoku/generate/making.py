@@ -16,6 +16,11 @@ processes made the others):
    wrong puzzle.  At least two back ends must prove it within
    ``check_seconds``; a puzzle they cannot is dropped for a new draft
    (:data:`UNCHECKED_TRIES` in a row end the try).
+
+With ``time_limit``, every step reads one wall-clock deadline per puzzle
+(:func:`cp_sudoku.constraints.base.compile_deadline`): compiling rules, each
+solver call of the oracles (interrupted at the deadline), grading and the
+cross-check (given what is left); past it :class:`TimedOut` is raised.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cp_sudoku.backends import DEFAULT_BACKENDS
+from cp_sudoku.backends.base import check_limits
+from cp_sudoku.constraints.base import OutOfTime, check_deadline, compile_deadline, remaining_time
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.generate.dig import Givens, add_until_unique, dig
 from cp_sudoku.generate.grading import Target, grade_within
@@ -47,6 +54,10 @@ class OutOfTries(CpSudokuError):
     """No puzzle met the grade target within the tries allowed."""
 
 
+class TimedOut(OutOfTries):
+    """No puzzle was made within the request's time limit."""
+
+
 @dataclass(frozen=True)
 class Request(Rules):
     """What to generate: the rules (:class:`~cp_sudoku.generate.rules.Rules`: ``kind``,
@@ -57,7 +68,9 @@ class Request(Rules):
     - ``max_tries``: drafts per puzzle before :class:`OutOfTries`;
     - ``backends``: the cross-check's back ends, each given ``check_seconds``
       (a back end that runs out proves nothing; at least two must prove
-      ``unique`` and none may disagree).
+      ``unique`` and none may disagree);
+    - ``time_limit``: wall-clock seconds for each puzzle (None: no limit);
+      past it :func:`make` raises :class:`TimedOut`.
     """
 
     minimal: bool = True
@@ -65,6 +78,7 @@ class Request(Rules):
     max_tries: int = 2000
     backends: tuple[str, ...] = DEFAULT_BACKENDS
     check_seconds: float = 10.0
+    time_limit: float | None = None
 
     def maker(self) -> Maker:
         """The rule maker, after checking the options and the symmetry.
@@ -79,6 +93,7 @@ class Request(Rules):
         check_symmetry(made.shape, self.symmetry)
         if self.max_tries < 1:
             raise UsageError(f"max_tries must be at least 1, got {self.max_tries}")
+        check_limits(1, self.time_limit)  # positive seconds, or None
         return made
 
 
@@ -133,10 +148,25 @@ def make(request: Request, seed: int, index: int, maker: Maker | None = None) ->
     Raises:
         UsageError: as :meth:`Request.maker`.
         OutOfTries: no draft met the grade target in ``request.max_tries``.
+        TimedOut: ``request.time_limit`` passed first.
         GenerationBug: the cross-check disagreed (never expected).
     """
     start = time.process_time()
     made = maker or request.maker()
+    limit = check_limits(1, request.time_limit)
+    deadline = None if limit is None else time.perf_counter() + limit
+    try:
+        with compile_deadline(deadline):
+            return _make(request, seed, index, made, start)
+    except OutOfTime:
+        raise TimedOut(
+            f"no {request.kind} made within the time limit of {limit:g} s (seed {seed}, "
+            f"puzzle {index}): raise --time-limit or pick a smaller size"
+        ) from None
+
+
+def _make(request: Request, seed: int, index: int, made: Maker, start: float) -> Generated:
+    """:func:`make` under its deadline (past it, :class:`OutOfTime` is raised)."""
     rng = random.Random(f"{seed}:{index}")
     mapping = check_symmetry(made.shape, request.symmetry)
     unchecked = 0
@@ -151,6 +181,7 @@ def make(request: Request, seed: int, index: int, maker: Maker | None = None) ->
                 continue
         checked = _crosscheck(puzzle, draft.solution, request.backends, request.check_seconds)
         if len(checked) < min(2, len(request.backends)):
+            check_deadline()  # the back ends ran out of the time left: not of check_seconds
             unchecked += 1
             if unchecked >= UNCHECKED_TRIES:
                 raise OutOfTries(
@@ -213,12 +244,27 @@ def _drop_rules(draft: Draft, givens: Givens, rng: random.Random, minimal: bool)
     return draft.rebuild(kept)
 
 
+def time_left(most: float | None = None) -> float | None:
+    """Seconds for the next cross-check: ``most`` or what is left before the deadline in
+    force, whichever is less (None: no limit at all).
+
+    Raises:
+        OutOfTime: the deadline has passed.
+    """
+    check_deadline()
+    left = remaining_time()
+    if left is None:
+        return most
+    return max(left if most is None else min(most, left), 0.001)
+
+
 def _crosscheck(
     puzzle: Puzzle, solution: Grid, backends: Sequence[str], seconds: float
 ) -> tuple[str, ...]:
     """The back ends that proved ``puzzle`` unique with ``solution`` (those that ran out
-    of ``seconds`` prove nothing); a contrary answer raises :class:`GenerationBug`."""
-    verdict = crosscheck(puzzle, list(backends), time_limit=seconds)
+    of ``seconds``, or of the time left before the deadline in force, prove nothing); a
+    contrary answer raises :class:`GenerationBug`."""
+    verdict = crosscheck(puzzle, list(backends), time_limit=time_left(seconds))
     proved = [name for name, r in verdict.results.items() if r.status == "unique"]
     if verdict.status != "unique" or verdict.solution != solution:
         raise GenerationBug(

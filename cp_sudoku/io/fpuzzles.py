@@ -5,6 +5,9 @@ A source holds one f-puzzles JSON object, or one string or link per line
 described key by key in ``../shared/data/fpuzzles/README.md``; the rules
 follow rangsk's SudokuSolver (``SolverFactory.cs``, ``CreateFromFPuzzles``).
 
+- Shapes the format does not allow (dots between cells that do not touch, an
+  arrow line that does not start in its circle, lines that jump, ...) are
+  refused by :mod:`cp_sudoku.io.fpuzzles_shapes`.
 - ``size`` 1..16; ``grid[r][c]`` cells: only ``"given": true`` values are
   givens; ``region`` overrides the default box (``null``: no region);
   ``givenPencilMarks`` restricts the cell's candidates
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from collections.abc import Callable, Iterable, Iterator
 from math import isqrt
 from typing import Any
@@ -39,6 +43,7 @@ from cp_sudoku.constraints.outside import LittleKiller
 from cp_sudoku.constraints.residue import EntropicLine
 from cp_sudoku.constraints.sumlines import Arrow, RegionSumLine
 from cp_sudoku.constraints.whispers import Whispers
+from cp_sudoku.io import fpuzzles_shapes as shapes
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.io.fpuzzles_link import decode, looks_like_fpuzzles
 from cp_sudoku.io.grammar import skipped
@@ -65,7 +70,9 @@ CELL_FIELDS = frozenset({"value", "given", "region", "givenPencilMarks"})
 LABELS = "ABCDEFGHIJKLMNOP"
 #: The boolean keys and what they add.
 BOOLEAN_KEYS = ("diagonal+", "diagonal-", "antiknight", "antiking", "disjointgroups")
-_CELL = re.compile(r"R(\d+)C(\d+)", re.IGNORECASE)
+_CELL = re.compile(r"R([0-9]{1,6})C([0-9]{1,6})", re.IGNORECASE)
+#: What stands for an unknown cell in a stated ``solution`` (numeric strings are read first).
+UNKNOWN = (".", "", 0)
 _JSON_START = re.compile(r'\s*\{\s*"size"\s*:')
 
 
@@ -83,10 +90,11 @@ class Reader:
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
         size = data.get("size")
-        if isinstance(size, bool) or not isinstance(size, int):
-            raise PuzzleError(f"size: expected an integer 1..{MAX_SIZE}, got {size!r}")
-        if not 1 <= size <= MAX_SIZE:
-            raise PuzzleError(f"size: {size} is over {MAX_SIZE}, the largest f-puzzles grid")
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
+            raise PuzzleError(
+                f"size: expected the grid's side, an integer from 1 to {MAX_SIZE} (the largest "
+                f"f-puzzles grid), got {'nothing' if size is None else repr(size)}"
+            )
         self.n = size
         unknown = sorted(k for k in data if k not in COSMETIC and k not in KEYS)
         if unknown:
@@ -109,18 +117,25 @@ class Reader:
         """
         match = _CELL.fullmatch(text) if isinstance(text, str) else None
         if match is None:
-            raise PuzzleError(f"{key}: expected a cell 'R<row>C<column>', got {text!r}")
+            raise PuzzleError(f"{key}: expected a cell 'R<row>C<column>', got {reprlib.repr(text)}")
         r, c = int(match.group(1)) - 1, int(match.group(2)) - 1
         n, low = self.n, -1 if outside else 0
         if not (low <= r < n + (1 if outside else 0) and low <= c < n + (1 if outside else 0)):
-            raise PuzzleError(f"{key}: {text} is outside the {n}x{n} grid")
+            raise PuzzleError(f"{key}: {cell_name((r, c))} is outside the {n}x{n} grid")
         return (r, c)
 
-    def cells(self, items: Any, key: str) -> list[Cell]:
-        """A list of cell names, every one inside the grid."""
+    def cells(self, items: Any, key: str, distinct: bool = True) -> list[Cell]:
+        """A list of cell names, every one inside the grid and (with ``distinct``) once.
+
+        Raises:
+            PuzzleError: not a list of cells, a cell outside the grid, or listed twice.
+        """
         if not isinstance(items, list):
             raise PuzzleError(f"{key}: expected a list of cells, got {items!r}")
-        return [self.cell(item, key) for item in items]
+        cells = [self.cell(item, key) for item in items]
+        if distinct:
+            shapes.distinct(key, cells)
+        return cells
 
     def number(self, value: Any, key: str, default: int | None = None) -> int | None:
         """A number written as an integer or a decimal string; ``default`` when absent or blank."""
@@ -130,7 +145,7 @@ class Reader:
             return value
         if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]{1,9}\s*", value):
             return int(value)
-        raise PuzzleError(f"{key}: expected a number, got {value!r}")
+        raise PuzzleError(f"{key}: expected a number, got {reprlib.repr(value)}")
 
     def items(self, key: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(key[i], item)`` for each object of a list key."""
@@ -306,11 +321,12 @@ def _negative(reader: Reader, key: str) -> Iterator[Constraint]:
 
 def _edge(reader: Reader, key: str) -> Iterator[Constraint]:
     cls = _type_of(key)
-    default = {"difference": 1, "ratio": 2}.get(key)
+    default = getattr(cls, "default", None)  # a plain dot's value (EdgeMark.default)
     for where, item in reader.items(key):
         cells = reader.cells(item.get("cells"), where)
         if len(cells) != 2:
             raise PuzzleError(f"{where}: expected two cells, got {len(cells)}")
+        shapes.edge(where, key, cells)
         raw = item.get("value")
         if key == "xv":
             letters = {"x": 10, "v": 5}
@@ -336,6 +352,8 @@ def _single_cells(reader: Reader, key: str) -> Iterator[Constraint]:
 def _killer(reader: Reader, key: str) -> Iterator[Constraint]:
     for where, item in reader.items(key):
         cells = reader.cells(item.get("cells"), where)
+        if not cells:
+            raise PuzzleError(f"{where}: a cage needs at least one cell")
         total = reader.number(item.get("value"), where)
         if total is None:
             yield Unit(f"cage {{{','.join(map(cell_name, cells))}}}", cells, "cage")
@@ -368,7 +386,12 @@ def _quadruple(reader: Reader, key: str) -> Iterator[Constraint]:
             isinstance(v, int) and not isinstance(v, bool) for v in values
         ):
             raise PuzzleError(f"{where}: 'values' must be a list of digits, got {values!r}")
-        yield cls(reader.cells(item.get("cells"), where), values)  # type: ignore[call-arg]
+        bad = next((v for v in values if not 1 <= v <= reader.n), None)
+        if bad is not None:
+            raise PuzzleError(f"{where}: 'values' must be digits 1..{reader.n}, got {bad}")
+        cells = reader.cells(item.get("cells"), where, distinct=False)
+        shapes.square(where, cells)
+        yield cls(cells, values)  # type: ignore[call-arg]
 
 
 def _clone(reader: Reader, key: str) -> Iterator[Constraint]:
@@ -437,7 +460,7 @@ def _outside(reader: Reader, key: str) -> Iterator[Constraint]:
                 raise PuzzleError(f"{where}: direction must be UR, UL, DR or DL, got {direction!r}")
             if all(0 <= x < reader.n for x in clue):
                 raise PuzzleError(
-                    f"{where}: a clue must stand outside the grid, got {item['cell']}"
+                    f"{where}: a clue must stand outside the grid, got {cell_name(clue)}"
                 )
             cells = _outside_cells(reader, where, clue, steps[direction])
             if total is not None:
@@ -454,16 +477,20 @@ def _outside(reader: Reader, key: str) -> Iterator[Constraint]:
 
 
 def _each_line(
-    reader: Reader, key: str, build: Callable[[dict[str, Any], list[Cell]], Constraint]
+    reader: Reader,
+    key: str,
+    build: Callable[[dict[str, Any], list[Cell]], Constraint],
+    shape: Callable[[str, dict[str, Any], list[Cell]], None],
 ) -> Iterator[Constraint]:
-    """``build(item, cells)`` for each line of each item of a ``lines`` key; a fault in a
-    line is reported under ``key[i]``."""
+    """``build(item, cells)`` for each line of each item of a ``lines`` key, after
+    ``shape(where, item, cells)`` checks it; a fault in a line is reported under ``key[i]``."""
     for where, item in reader.items(key):
         lines = item.get("lines")
         if not isinstance(lines, list) or not lines:
             raise PuzzleError(f"{where}: expected 'lines', a list of lists of cells")
         for line in lines:
-            cells = reader.cells(line, where)
+            cells = reader.cells(line, where, distinct=False)  # the type names a repeat
+            shape(where, item, cells)
             try:
                 yield build(item, cells)
             except PuzzleError as error:
@@ -483,14 +510,23 @@ def _lines(reader: Reader, key: str) -> Iterator[Constraint]:
             return RegionSumLine.cut(cells, reader.region)
         return cls(cells)  # type: ignore[call-arg]
 
-    return _each_line(reader, key, build)
+    def shape(where: str, item: dict[str, Any], cells: list[Cell]) -> None:
+        shapes.line(where, key, cells)
+
+    return _each_line(reader, key, build, shape)
 
 
 def _arrow(reader: Reader, key: str) -> Iterator[Constraint]:
-    def build(item: dict[str, Any], cells: list[Cell]) -> Constraint:
-        return Arrow(reader.cells(item.get("cells", []), key), cells[1:])
+    def circle(where: str, item: dict[str, Any]) -> list[Cell]:
+        return reader.cells(item.get("cells", []), f"{where} cells", distinct=False)
 
-    return _each_line(reader, key, build)
+    def build(item: dict[str, Any], cells: list[Cell]) -> Constraint:
+        return Arrow(circle(key, item), cells[1:])
+
+    def shape(where: str, item: dict[str, Any], cells: list[Cell]) -> None:
+        shapes.arrow(where, circle(where, item), cells)
+
+    return _each_line(reader, key, build, shape)
 
 
 #: Every rule key, in the order its constraints are added, and its reader.
@@ -536,18 +572,40 @@ def puzzle_name(data: dict[str, Any]) -> str:
 
 
 def stated_solution(data: dict[str, Any], n: int) -> Grid | None:
-    """The ``solution`` key as a grid, when it is complete (n*n digits 1..n), else None."""
+    """The ``solution`` key as a grid: n*n entries, row-major, each a digit 1..n (a number
+    or a numeric string).  None when there is no ``solution`` (absent, null or empty) or
+    when it has unknown cells (``"."``, ``0`` or ``""``, which the format allows): a grid
+    with gaps is not compared with the verdict.
+
+    Raises:
+        PuzzleError: not a list of n*n entries, or an entry that is neither a digit 1..n
+            nor an unknown mark, naming the cell.
+    """
     raw = data.get("solution")
-    if not isinstance(raw, list) or len(raw) != n * n:
+    if raw is None or raw == []:
         return None
+    if not isinstance(raw, list) or len(raw) != n * n:
+        got = f"{len(raw)} entries" if isinstance(raw, list) else type(raw).__name__
+        raise PuzzleError(
+            f"solution: expected a list of {n * n} digits for the {n}x{n} grid "
+            f"(row-major, '.' or 0 for an unknown cell), got {got}"
+        )
     values = []
-    for v in raw:
-        if isinstance(v, str) and v.strip().isdigit():
-            v = int(v)
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= n:
-            return None
-        values.append(v)
-    return tuple(values)
+    for k, v in enumerate(raw):
+        if isinstance(v, str):
+            v = int(v) if re.fullmatch(r"\s*[0-9]{1,2}\s*", v) else v.strip()
+        if v in UNKNOWN and not isinstance(v, bool):
+            values.append(0)
+        elif isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= n:
+            cell = cell_name(divmod(k, n))
+            raise PuzzleError(
+                f"solution: {cell} holds {v!r}; expected a digit 1..{n}, or '.' or 0 for "
+                "an unknown cell",
+                cells=[divmod(k, n)],
+            )
+        else:
+            values.append(v)
+    return None if 0 in values else tuple(values)
 
 
 def from_data(data: dict[str, Any]) -> tuple[Puzzle, Grid | None]:
@@ -555,9 +613,11 @@ def from_data(data: dict[str, Any]) -> tuple[Puzzle, Grid | None]:
     solution (or None).
 
     Raises:
-        PuzzleError: an unknown key, a cell outside the grid, a size over 16, a
+        PuzzleError: an unknown key, a cell outside the grid, a size outside 1..16, a
             line through a cell twice, an arrow without a circle, a clue outside
-            the grid on no row or column, ...: the message names the key and the cell.
+            the grid on no row or column, a shape the format does not allow
+            (:mod:`cp_sudoku.io.fpuzzles_shapes`), a malformed ``solution``, ...:
+            the message names the key and the cell.
     """
     reader = Reader(data)
     puzzle = reader.puzzle(puzzle_name(data))

@@ -7,6 +7,11 @@
   (percent-encoded or not), SudokuPad's ``https://sudokupad.app/fpuzzles<string>``
   and ``.../fpuz<string>``, or the bare string after such a prefix.
 
+A link is read only from the hosts in :data:`HOSTS` (f-puzzles and SudokuPad,
+any subdomain, http or https); nothing is fetched, but a link from another
+site may carry another format, so it is refused with a message that says
+how to read its string anyway (paste the ``N4Ig...`` string alone).
+
 Compression is the PyPI ``lzstring`` package (a port of pieroxy's lz-string,
 the library f-puzzles uses), never our own.  Links of the form ``?id=...``
 name a puzzle kept on the f-puzzles server and cannot be read offline.
@@ -17,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit
 
 from lzstring import LZString
 
@@ -27,8 +32,11 @@ from cp_sudoku.model import PuzzleError
 FPUZZLES_URL = "https://www.f-puzzles.com/?load="
 #: lz-string's base64 alphabet (``=`` pads).
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+=*")
+#: The sites whose links carry f-puzzles strings: f-puzzles and SudokuPad (and its older
+#: home at app.crackingthecryptic.com), with any subdomain.
+HOSTS = ("f-puzzles.com", "sudokupad.app", "crackingthecryptic.com")
 #: The string, after ``load=`` or a SudokuPad ``fpuzzles``/``fpuz`` prefix, or alone.
-_STRING = re.compile(r"(N4Ig[^\s&#]*)")
+_STRING = re.compile(r"(?:^|load=|fpuz(?:zles)?)(N4Ig[^\s&#]*)")
 
 
 def looks_like_fpuzzles(text: str) -> bool:
@@ -57,12 +65,14 @@ def decode(text: str) -> dict[str, Any]:
             "malformed link: an f-puzzles '?id=' link names a puzzle kept on the "
             "f-puzzles server; open it there and copy the '?load=' link"
         )
-    found = _STRING.search(unquote(text).replace(" ", "+"))
+    plain_text = unquote(text).replace(" ", "+")
+    found = _STRING.search(plain_text)
     if found is None:
         raise PuzzleError(
             "malformed link: expected f-puzzles JSON, a compressed string starting 'N4Ig', "
-            "or a link with '?load=N4Ig...'"
+            "or a link with '?load=N4Ig...' (SudokuPad: '/fpuzzlesN4Ig...')"
         )
+    _check_host(plain_text[: found.start()])
     string = found.group(1)
     if not _BASE64.fullmatch(string):
         bad = next(ch for ch in string if not re.match(r"[A-Za-z0-9+/=]", ch))
@@ -79,6 +89,20 @@ def decode(text: str) -> dict[str, Any]:
             f"{string[:12]!r}) does not decompress to f-puzzles JSON; is it cut short?"
         )
     return _json_object(plain)
+
+
+def _check_host(before: str) -> None:
+    """Refuse a link whose host is not one of :data:`HOSTS` (``before``: the text before
+    ``load=`` or the ``fpuzzles`` prefix; empty or ``?`` is no link)."""
+    if before in ("", "?"):
+        return
+    host = urlsplit(before if "://" in before else "//" + before).hostname or ""
+    if not any(host == known or host.endswith("." + known) for known in HOSTS):
+        raise PuzzleError(
+            f"malformed link: {host or before[:40]!r} is not an f-puzzles or SudokuPad "
+            f"address ({', '.join(HOSTS)}); to read the puzzle anyway, paste the string "
+            "after 'load=' (it starts N4Ig) on its own"
+        )
 
 
 def _json_object(text: str) -> dict[str, Any]:
