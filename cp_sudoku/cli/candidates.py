@@ -13,7 +13,7 @@ from cp_sudoku.backends import Backend
 from cp_sudoku.cli import exits
 from cp_sudoku.cli.options import Reading, reading_options, time_limit_option
 from cp_sudoku.cli.report import ms
-from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.cli.runs import each_puzzle
 from cp_sudoku.display import layout
 from cp_sudoku.io import Entry, alphabet_of
 from cp_sudoku.model import Puzzle, cell_name
@@ -72,27 +72,26 @@ def candidates(
     Exit codes: 0 unique, 1 no solution or several, 2 bad input, 3 stopped by
     --time-limit, or a certificate that does not verify.
     """
+
+    def show(entry: Entry, puzzle: Puzzle, result: Found) -> int:
+        found, certified = result
+        if as_json:
+            record = {"source": entry.source, "line": entry.line, **found.record()}
+            if certified is not None:
+                record["certificate"] = str(certified.path)
+                record["certificate_failures"] = list(certified.failures)
+            exits.tally().finish(click.echo, json.dumps(record))
+        else:
+            exits.tally().finish(click.echo, text(entry, puzzle, found, certified))
+        failed = certified is not None and certified.failures
+        return exits.UNKNOWN if failed else of_status(found.status)
+
     work = _PerCandidate(per_candidate, certify, time_limit)
-    code = exits.OK
-    with outcomes(puzzle, reading, work, Plan(backends=("sat",))) as found:
-        for outcome in found:
-            entry, result = outcome.entry, outcome.value
-            if result is None or entry.puzzle is None:
-                click.echo(f"cp-sudoku: error: {entry.error}", err=True)
-                code = max(code, exits.BAD_INPUT)
-                continue
-            found, certified = result
-            if as_json:
-                record = {"source": entry.source, "line": entry.line, **found.record()}
-                if certified is not None:
-                    record["certificate"] = str(certified.path)
-                    record["certificate_failures"] = list(certified.failures)
-                exits.tally().finish(click.echo, json.dumps(record))
-            else:
-                exits.tally().finish(click.echo, text(entry, entry.puzzle, found, certified))
-            failed = certified is not None and certified.failures
-            code = max(code, exits.UNKNOWN if failed else of_status(found.status))
-    sys.exit(code)
+    sys.exit(each_puzzle(puzzle, reading, work, Plan(backends=("sat",)), show))
+
+
+#: What :class:`_PerCandidate` makes of one puzzle.
+Found = tuple[TrueCandidates, CertifiedCandidates | None]
 
 
 class _PerCandidate:
@@ -104,9 +103,7 @@ class _PerCandidate:
         self.certify = certify
         self.time_limit = time_limit
 
-    def __call__(
-        self, entry: Entry, backends: Sequence[Backend], plan: Plan
-    ) -> tuple[TrueCandidates, CertifiedCandidates | None]:
+    def __call__(self, entry: Entry, backends: Sequence[Backend], plan: Plan) -> Found:
         assert entry.puzzle is not None
         found = true_candidates(entry.puzzle, per_candidate=self.cap, time_limit=self.time_limit)
         if self.certify is None or found.stopped is not None:

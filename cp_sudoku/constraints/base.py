@@ -43,6 +43,9 @@ class Rules(Protocol):
 #: Allowed tuples one table may hold; past it :meth:`Constraint.allowed` raises
 #: :class:`TableTooLarge` and a back end declines the puzzle.
 TABLE_CAP = 200_000
+#: Cells one table may span (a full row of the largest grid); a wider constraint is
+#: declined before its tuples are enumerated (:class:`TableTooLarge`).
+TABLE_CELLS = 100
 
 
 class TableTooLarge(Unsupported):
@@ -161,6 +164,17 @@ class Constraint:
         """The constraint in words, naming its type and cells as rXcY."""
         raise NotImplementedError
 
+    def _two_parts(
+        self, count: str, first: Iterable[Cell], second: Iterable[Cell]
+    ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+        """For a type whose cells come in two parts (a clone's two shapes, an arrow's
+        circle and line), in its ``__init__``: set ``cells`` to ``first`` then ``second``
+        and the field ``count`` to the length of ``first``; return both parts."""
+        head, tail = tuple(first), tuple(second)
+        object.__setattr__(self, "cells", head + tail)
+        object.__setattr__(self, count, len(head))
+        return head, tail
+
     def prefix_ok(self, prefix: Sequence[int]) -> bool:
         """Whether values for the first ``len(prefix)`` cells can still be completed.
 
@@ -178,8 +192,7 @@ class Constraint:
             TableTooLarge: the table passes :data:`TABLE_CAP` tuples.
         """
         domains = [list(puzzle.values)] * len(self.cells)
-        tuples = self.allowed(domains, puzzle.differ_pairs(self.cells))
-        return (Table(self.cells, tuple(tuples)),)
+        return (Table(self.cells, tuple(self.allowed_in(puzzle, domains))),)
 
     def marks(self) -> tuple[Mark, ...]:
         """What to draw for it (default: nothing drawn)."""
@@ -188,6 +201,10 @@ class Constraint:
     def to_text(self) -> str:
         """Its line of the variant text format: ``<type_name> <tokens...>``, cells as rXcY."""
         raise NotImplementedError(f"{type(self).__name__} has no text form")
+
+    def text_line(self, *head: object) -> str:
+        """``<type_name> <head...> r1c1 r1c2 ...``: the usual shape of :meth:`to_text`."""
+        return " ".join([self.type_name, *map(str, head), *map(cell_token, self.cells)])
 
     @classmethod
     def from_text(cls: type[C], tokens: list[str], where: str) -> C:
@@ -203,6 +220,24 @@ class Constraint:
         """A few small instances on a ``rows`` x ``cols`` grid (4x4, 6x6), for tests."""
         return ()
 
+    def allowed_in(self, puzzle: Rules, domains: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """:meth:`allowed` over ``domains``, the cells that share a unit of ``puzzle``
+        differing (its peers are looked up only for a table of at most
+        :data:`TABLE_CELLS` cells).
+
+        Raises:
+            TableTooLarge, OutOfTime: as :meth:`allowed`.
+        """
+        self._check_width()
+        return self.allowed(domains, puzzle.differ_pairs(self.cells))
+
+    def _check_width(self) -> None:
+        if len(self.cells) > TABLE_CELLS:
+            raise TableTooLarge(
+                f"table for a {type(self).__name__.lower()} of {len(self.cells):,} cells: "
+                f"tables span at most {TABLE_CELLS} cells"
+            )
+
     def allowed(
         self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
     ) -> list[tuple[int, ...]]:
@@ -213,9 +248,11 @@ class Constraint:
         :meth:`prefix_ok`.
 
         Raises:
-            TableTooLarge: past :data:`TABLE_CAP` tuples.
+            TableTooLarge: past :data:`TABLE_CAP` tuples, or over more than
+                :data:`TABLE_CELLS` cells.
             OutOfTime: past the deadline of :func:`compile_deadline`.
         """
+        self._check_width()
         size = len(self.cells)
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
@@ -300,6 +337,21 @@ def parse_cells(tokens: Sequence[str], where: str) -> tuple[Cell, ...]:
     return tuple(parse_cell(t, where) for t in tokens)
 
 
+def head_and_cells(
+    tokens: Sequence[str], where: str, count: int, form: str
+) -> tuple[Sequence[str], tuple[Cell, ...]]:
+    """The first ``count`` tokens of a line, and the cells after them (at least one),
+    the usual shape of :meth:`Constraint.from_text`.
+
+    Raises:
+        PuzzleError: fewer tokens (``expected <form>``), or a token after them that is
+            not a cell.
+    """
+    if len(tokens) <= count:
+        raise PuzzleError(f"{where}: expected {form}")
+    return tokens[:count], parse_cells(tokens[count:], where)
+
+
 def parse_int(token: str, where: str, what: str = "an integer") -> int:
     """An integer token (ASCII digits, optional leading ``-``).
 
@@ -365,6 +417,10 @@ class Table(Constraint):
     def holds(self, values: Sequence[int]) -> bool:
         """``values`` is one of the tuples."""
         return tuple(values) in self._set  # type: ignore[attr-defined]
+
+    def allowed_in(self, puzzle: Rules, domains: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """:meth:`allowed`: the tuples are listed, so no peer is needed."""
+        return self.allowed(domains)
 
     def allowed(
         self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()

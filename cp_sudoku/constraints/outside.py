@@ -29,7 +29,6 @@ from cp_sudoku.constraints.automaton import Automaton, State
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
-    cell_token,
     parse_cells,
     parse_int,
     register,
@@ -98,7 +97,7 @@ class OutsideClue(Constraint):
 
     def to_text(self) -> str:
         """``<type> <total> <cell> ...`` (cells from the clue inwards)."""
-        return " ".join([self.type_name, str(self.total), *map(cell_token, self.cells)])
+        return self.text_line(self.total)
 
     @classmethod
     def from_text(cls: type[OC], tokens: list[str], where: str) -> OC:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar
 
-from cp_sudoku.constraints.base import cell_token, parse_cells, parse_int, register
+from cp_sudoku.constraints.base import parse_cells, parse_int, register
 from cp_sudoku.constraints.linebase import Line, path_text, value_pairs
 from cp_sudoku.constraints.primitives import Pair
 from cp_sudoku.model.errors import Cell, PuzzleError
@@ -63,7 +63,7 @@ class Whispers(Line):
 
     def to_text(self) -> str:
         """``whispers <gap> r1c1 r1c2 ...``."""
-        return " ".join([self.type_name, str(self.gap), *map(cell_token, self.cells)])
+        return self.text_line(self.gap)
 
     @classmethod
     def from_text(cls, tokens: list[str], where: str) -> Whispers:
