@@ -79,9 +79,10 @@ class Puzzle:
     extras: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        ordered = tuple(sorted(self.cells))
-        if ordered != self.cells:  # a sorted tuple stays the very tuple given (shared by shape)
-            object.__setattr__(self, "cells", ordered)
+        if _SORTED_CELLS.get(id(self.cells)) is not self.cells:  # not a tuple of cells_of
+            ordered = tuple(sorted(self.cells))
+            if ordered != self.cells:  # a sorted tuple stays the very tuple given (shared)
+                object.__setattr__(self, "cells", ordered)
         object.__setattr__(self, "constraints", tuple(self.constraints))
         object.__setattr__(self, "extras", tuple(self.extras))
         object.__setattr__(self, "givens", MappingProxyType(dict(self.givens)))
@@ -267,6 +268,8 @@ _STRUCTURES: dict[tuple[int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], _St
 _VALIDATED: dict[
     tuple[int, int, int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], frozenset[Cell]]
 ] = {}
+#: id(cells) -> cells, for the tuples of :func:`cells_of` (sorted by construction).
+_SORTED_CELLS: dict[int, tuple[Cell, ...]] = {}
 #: id(constraints) -> constraints, for the constraint tuples met that hold units alone.
 _ALL_UNITS: dict[int, tuple[Constraint, ...]] = {}
 _STRUCTURES_KEPT = 64
@@ -377,4 +380,5 @@ def cells_of(rows: int, cols: int, skip: Iterable[Cell] = ()) -> tuple[Cell, ...
 @cache
 def _cells_of(rows: int, cols: int, skipped: frozenset[Cell]) -> tuple[Cell, ...]:
     cells = tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)
+    _SORTED_CELLS[id(cells)] = cells  # row-major: sorted already (kept, as the cache keeps it)
     return by_recipe(cells, _cells_of, rows, cols, skipped)
