@@ -81,6 +81,7 @@ from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table
 from cp_sudoku.constraints.automaton import Automaton
 from cp_sudoku.constraints.outside import Sandwich, XSum
 from cp_sudoku.encodings.dispatch import Step, compile_rules
+from cp_sudoku.encodings.size import MAX_CLAUSES, check_clauses, within
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import (
     Cage,
@@ -181,6 +182,8 @@ def to_cnf(puzzle: Puzzle, encoding: str = "optimised") -> Cnf:
 
     Raises:
         UsageError: an unknown encoding name.
+        EncodingTooLarge: more than :data:`~cp_sudoku.encodings.size.MAX_CLAUSES` clauses
+            (estimated before writing the units, counted after each other constraint).
     """
     if encoding not in ENCODINGS:
         raise UsageError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
@@ -196,6 +199,7 @@ class _Writer:
         index = puzzle.index
         simplify = encoding == "optimised"
         domains = candidates(puzzle) if simplify else [list(puzzle.values)] * len(puzzle.cells)
+        check_clauses(puzzle, domains, "CNF")
         self.fixed = {index[c]: v for c, v in puzzle.givens.items()} if simplify else {}
         self.literal: list[dict[int, int]] = []
         self.top = 0
@@ -217,8 +221,12 @@ class _Writer:
                 self.clauses.extend([-a, -b] for a, b in combinations(lits.values(), 2))
         if not simplify:
             self.clauses.extend([self.literal[index[c]][v]] for c, v in puzzle.givens.items())
-        compile_rules(puzzle, self, NATIVE, "sat")
+        compile_rules(puzzle, self, NATIVE, "sat", bound=self.bound)
         self.cnf = Cnf(self.top, self.clauses, self.literal, self.fixed, puzzle.cells, encoding)
+
+    def bound(self) -> None:
+        """Stop once the clauses written pass :data:`~cp_sudoku.encodings.size.MAX_CLAUSES`."""
+        within(len(self.clauses), MAX_CLAUSES, "clauses", "CNF")
 
     def members(self, constraint: Constraint) -> list[int]:
         index = self.puzzle.index
@@ -307,7 +315,7 @@ class _Writer:
         """A two-cell constraint: one binary clause per forbidden pair of values."""
         a, b = self.members(constraint)
         da, db = self.domain(a), self.domain(b)
-        allowed = set(constraint.allowed([da, db], self.puzzle.differ_pairs(constraint.cells)))
+        allowed = set(constraint.allowed_in(self.puzzle, [da, db]))
         for va in da:
             for vb in db:
                 if (va, vb) in allowed:
@@ -422,8 +430,7 @@ class _Writer:
         domains = [self.domain(i) for i in members]
         support: dict[tuple[int, int], list[int]] = {}
         selectors: list[int] = []
-        differ = self.puzzle.differ_pairs(constraint.cells)
-        for values in constraint.allowed(domains, differ):
+        for values in constraint.allowed_in(self.puzzle, domains):
             self.top += 1
             selectors.append(self.top)
             for i, value in zip(members, values, strict=True):

@@ -178,13 +178,19 @@ class Puzzle:
         )
 
     def differ_pairs(self, cells: Sequence[Cell]) -> list[tuple[int, int]]:
-        """Positions ``(i, j)``, i < j, of ``cells`` that are peers (so must differ)."""
+        """Positions ``(i, j)``, i < j, of ``cells`` that are peers (so must differ), sorted.
+
+        Costs ``len(cells) x min(len(cells), peers)`` set look-ups: a 10,000-cell cage of a
+        100 x 100 grid gives its 990,000 pairs without trying its 50 million.
+        """
         peers = self.peers
+        position = {cell: i for i, cell in enumerate(cells)}
+        within = frozenset(position)
         return [
             (i, j)
-            for i in range(len(cells))
-            for j in range(i + 1, len(cells))
-            if cells[j] in peers[cells[i]]
+            for i, cell in enumerate(cells)
+            for j in sorted(position[peer] for peer in peers[cell] & within)
+            if j > i
         ]
 
     def _validate(self) -> None:
