@@ -536,9 +536,13 @@ SHAPES = {
         {"extraregion": [{"cells": ["R1C1", "R0C1"]}]},
         "extraregion[0]: r0c1 is outside the 4x4 grid",
     ),
+    "little-killer-pointing-away-from-the-grid": (
+        {"littlekillersum": [{"cell": "R0C2", "direction": "UR", "value": "5"}]},
+        "littlekillersum[0]: the clue at r0c2 points at no cell of the grid",
+    ),
     "little-killer-clue-inside-the-grid": (
         {"littlekillersum": [{"cell": "R2C2", "direction": "DR", "value": "5"}]},
-        "littlekillersum[0]: a clue must stand outside the grid, got R2C2",
+        "littlekillersum[0]: a clue must stand outside the grid, got r2c2",
     ),
 }
 

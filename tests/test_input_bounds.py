@@ -233,14 +233,18 @@ def test_a_nul_byte_in_a_file_name_is_one_line(tmp_path: Path) -> None:
 ADDRESS_SPACE = 2 * 1024**3
 
 
-def _check_limited(path: Path) -> subprocess.CompletedProcess[str]:
-    """``cp-sudoku check PATH --jobs 1`` in a process limited to :data:`ADDRESS_SPACE`."""
+def _check_limited(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``cp-sudoku check PATH --jobs 1 OPTIONS`` in a process limited to :data:`ADDRESS_SPACE`.
+
+    ``RLIMIT_AS`` set in the child before it starts Python (what ``ulimit -v`` sets): the
+    interpreter with every solver library loaded maps about 440 MiB of it.
+    """
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
     return subprocess.run(
-        [sys.executable, "-m", "cp_sudoku.cli", "check", str(path), "--jobs", "1"],
+        [sys.executable, "-m", "cp_sudoku.cli", "check", str(path), "--jobs", "1", *options],
         capture_output=True,
         text=True,
         timeout=600,
@@ -268,3 +272,59 @@ def test_the_worst_inputs_run_in_2_gib(tmp_path: Path, first: str, says: str) ->
     assert result.returncode == 2, result.stderr[-2000:]
     assert says in result.stderr
     assert "unique" in result.stdout  # the puzzle after it still ran
+
+
+#: A 100 x 100 Skyscrapers of 440 bytes: its pairwise CNF would hold 150 million clauses
+#: (it reached 6 GB and a MemoryError before the bounds).
+SKYSCRAPERS_100 = (
+    "kind: skyscrapers\nsize: 100\ntop: 1"
+    + " ." * 49
+    + " 10"
+    + " ." * 49
+    + "\nleft:"
+    + " ." * 5
+    + " 3"
+    + " ." * 94
+)
+
+
+def test_a_cnf_past_its_bound_is_declined_in_2_gib(tmp_path: Path) -> None:
+    """The quick representative: the sat back end estimates the CNF before writing it."""
+    path = tmp_path / "skyscrapers.txt"
+    path.write_text(SKYSCRAPERS_100)
+    result = _check_limited(path, "--backend", "sat", "--json")
+    assert result.returncode == 3, result.stderr[-2000:]
+    (sat,) = json.loads(result.stdout)["backends"].values()
+    assert sat["stopped"] == "declined"
+    assert "148,530,000 clauses, over the bound of 4,000,000" in sat["reason"]
+
+
+def _jigsaw_100() -> str:
+    rows = [" ".join(str(c + 1) for c in range(100))] + [" ".join("0" * 100)] * 99
+    regions = [" ".join(str(r // 10 * 10 + c // 10) for c in range(100)) for r in range(100)]
+    return "\n".join(["kind: jigsaw", "alphabet: numbers", "grid:", *rows, "regions:", *regions])
+
+
+def _kenken_100() -> str:
+    cells = " ".join(f"r{r}c{c}" for r in range(1, 101) for c in range(1, 101))
+    return f"kind: kenken\nsize: 100\ncages:\n{100 * 5050}? {cells}\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "text",
+    [SKYSCRAPERS_100, _jigsaw_100(), _kenken_100()],
+    ids=["100x100 skyscrapers", "100x100 jigsaw", "100x100 kenken, one ? cage"],
+)
+def test_the_largest_grids_run_in_2_gib(tmp_path: Path, text: str) -> None:
+    """Every default back end answers (here ``unknown``: declined past its bound, or out of
+    time) in a 2 GiB address space, within twice the time limit plus start-up."""
+    path = tmp_path / "big.txt"
+    path.write_text(text + "\n")
+    result = _check_limited(path, "--json", "--time-limit", "5")
+    assert result.returncode == 3, result.stderr[-2000:]
+    record = json.loads(result.stdout)
+    assert record["status"] == "unknown"
+    for name, backend in record["backends"].items():
+        assert backend["stopped"] in ("declined", "time limit"), (name, backend)
+        assert backend["seconds"] < 10, (name, backend)

@@ -97,3 +97,21 @@ def test_candidates_certify_then_verify(tmp_path) -> None:  # type: ignore[no-un
     assert "verified, 4 removed candidates refuted by a" in made.stdout
     checked = invoke("verify", str(tmp_path))
     assert checked.exit_code == 0 and "holds (candidates; proof checked in" in checked.stdout
+
+
+def test_candidates_time_limit_answers_unknown(data) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    sandwich = str(data / "fpuzzles" / "rangsk-sandwich-sudoku.json")
+    started = time.perf_counter()
+    stopped = invoke("candidates", sandwich, "--time-limit", "0.05", "--json")
+    assert stopped.exit_code == 3, stopped.output
+    record = json.loads(stopped.stdout)
+    assert record["status"] == "unknown" and record["stopped"] == "time limit"
+    assert time.perf_counter() - started < 60  # a hang bound, not a speed target
+    text = invoke("candidates", sandwich, "--time-limit", "0.05")
+    assert text.exit_code == 3 and "unknown (stopped at the time limit)" in text.stdout
+    bad = invoke("candidates", THREE_SOLUTIONS, "--time-limit", "0")
+    assert bad.exit_code == 2 and bad.output.count("\n") == 1
+    full = json.loads(invoke("candidates", THREE_SOLUTIONS, "--time-limit", "60", "--json").stdout)
+    assert full["status"] == "multiple" and full["stopped"] is None

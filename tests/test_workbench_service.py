@@ -66,3 +66,12 @@ def test_bad_puzzle_is_refused_as_check_refuses_it(client: TestClient, path: str
 def test_per_candidate_over_the_cap_is_refused(client: TestClient) -> None:
     answer = client.post("/v1/candidates?per_candidate=100000", json={"puzzle": THREE_SOLUTIONS})
     assert answer.status_code in (400, 422)
+
+
+def test_candidates_endpoint_takes_the_time_limit(client: TestClient, data) -> None:  # type: ignore[no-untyped-def]
+    sandwich = (data / "fpuzzles" / "rangsk-sandwich-sudoku.json").read_text(encoding="utf-8")
+    answer = client.post("/v1/candidates", json={"puzzle": sandwich, "time_limit": 0.05})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "unknown" and answer.json()["stopped"] == "time limit"
+    over = client.post("/v1/candidates", json={"puzzle": THREE_SOLUTIONS, "time_limit": 1e6})
+    assert over.status_code == 422 and "time_limit" in over.json()["error"]

@@ -40,6 +40,7 @@ from cp_sudoku.constraints.automaton import Automaton, State
 from cp_sudoku.constraints.outside import Sandwich, XSum
 from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.shapes import Shape, shape_of
+from cp_sudoku.encodings.size import MAX_CELL_VALUES, cell_values, within
 from cp_sudoku.model import (
     Cage,
     Constraint,
@@ -64,7 +65,12 @@ PARAMETERS: dict[str, bool | int] = {
 def build_model(
     puzzle: Puzzle, *, reduce_domains: bool = True
 ) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    """The CP-SAT model of ``puzzle`` and its cell variables (``puzzle.cells`` order)."""
+    """The CP-SAT model of ``puzzle`` and its cell variables (``puzzle.cells`` order).
+
+    Raises:
+        EncodingTooLarge: more than :data:`~cp_sudoku.encodings.size.MAX_CELL_VALUES`
+            cell values (CP-SAT's presolve takes about 2 KiB each).
+    """
     return _Builder(puzzle, reduce_domains).result
 
 
@@ -76,6 +82,7 @@ class _Builder:
         model = self.model = cp_model.CpModel()
         if reduce_domains:
             self.domains = candidates(puzzle)
+            within(cell_values(puzzle, self.domains), MAX_CELL_VALUES, "cell values", "cpsat")
             self.vars = [
                 model.new_int_var_from_domain(
                     cp_model.Domain.from_values(values or list(puzzle.values)), f"r{r + 1}c{c + 1}"
@@ -86,6 +93,8 @@ class _Builder:
                 model.add_bool_or([])
         else:
             self.domains = [list(puzzle.values)] * len(puzzle.cells)
+            size = len(puzzle.cells) * len(puzzle.values)
+            within(size, MAX_CELL_VALUES, "cell values", "cpsat")
             low, high = puzzle.min_value, puzzle.max_value
             self.vars = [model.new_int_var(low, high, f"r{r + 1}c{c + 1}") for r, c in puzzle.cells]
             index = puzzle.index
@@ -177,7 +186,7 @@ class _Builder:
     def table(self, constraint: Constraint) -> None:
         index = self.puzzle.index
         domains = [self.domains[index[c]] for c in constraint.cells]
-        tuples = constraint.allowed(domains, self.puzzle.differ_pairs(constraint.cells))
+        tuples = constraint.allowed_in(self.puzzle, domains)
         self.model.add_allowed_assignments(self.of(constraint), tuples)
 
     def automaton(self, rule: Automaton) -> None:

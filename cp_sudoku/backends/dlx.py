@@ -35,8 +35,12 @@ from typing import ClassVar
 from cp_sudoku.backends.base import Backend, Clock, Interrupted, Sink
 from cp_sudoku.encodings.exact_cover import to_exact_cover
 from cp_sudoku.encodings.shapes import Shape, shape_of
+from cp_sudoku.encodings.size import within
 from cp_sudoku.model import Puzzle, Unit
 
+#: The most entries the conflict lists may hold (about 140 bytes each): an empty 36 x 36
+#: Latin square has 4.9 million.
+MAX_CONFLICTS = 5_000_000
 #: Nodes between two looks at the clock.
 CLOCK_NODES = 2048
 #: Added to the count of a column that needs no watching (covered, or secondary), so that
@@ -58,6 +62,9 @@ class Matrix:
         for option, columns in enumerate(cover.covers):
             for column in columns:
                 self.column_options[column].append(option)
+        # the conflict lists below hold, per option, the others of each of its columns
+        entries = sum(len(self.column_options[c]) - 1 for columns in cover.covers for c in columns)
+        within(entries, MAX_CONFLICTS, "conflict entries", "dlx")
         # per option: each option sharing a column with it, and that option's other columns
         # (the shared ones are covered by the choice, so their counts need no update: Knuth's
         # cover() likewise leaves the covered column's own count alone)

@@ -82,7 +82,7 @@ def solver_names() -> list[str]:
     return usable
 
 
-class _Stopper:
+class Stopper:
     """Stops a solver call after ``time_limit`` seconds: by interrupt, or in conflict chunks."""
 
     def __init__(self, sat: Solver, clock: Clock) -> None:
@@ -155,7 +155,7 @@ def enumerate_models(
     if activation is not None:
         outer.append(activation)
     free: list[int] | None = None  # the cells a cube may split on, found at the first split
-    stopper = _Stopper(sat, clock)
+    stopper = Stopper(sat, clock)
     cubes: list[tuple[list[int], list[array[int]]]] = [([], [])]  # cell literals, grids in it
     top = max([sat.nof_vars(), cnf.num_vars, *(abs(lit) for lit in outer)])
     own = 0

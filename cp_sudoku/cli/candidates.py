@@ -11,9 +11,9 @@ import click
 
 from cp_sudoku.backends import Backend
 from cp_sudoku.cli import exits
-from cp_sudoku.cli.options import Reading, reading_options
+from cp_sudoku.cli.options import Reading, reading_options, time_limit_option
 from cp_sudoku.cli.report import ms
-from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.cli.runs import each_puzzle
 from cp_sudoku.display import layout
 from cp_sudoku.io import Entry, alphabet_of
 from cp_sudoku.model import Puzzle, cell_name
@@ -39,10 +39,19 @@ from cp_sudoku.workbench.candidates import TrueCandidates, true_candidates
     help="Write a certificate per puzzle (witness solutions, one DRAT refutation of the "
     "removed candidates) and verify it, as prove does.",
 )
+@time_limit_option(
+    "Wall-clock seconds per puzzle",
+    "the status is unknown (the candidates shown are true; the others not all refuted)",
+)
 @reading_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle.")
 def candidates(
-    puzzle: str, per_candidate: int, certify: Path | None, reading: Reading, as_json: bool
+    puzzle: str,
+    per_candidate: int,
+    certify: Path | None,
+    time_limit: float | None,
+    reading: Reading,
+    as_json: bool,
 ) -> None:
     """Show each cell's true candidates: the values it takes in at least one solution.
 
@@ -60,46 +69,44 @@ def candidates(
       cp-sudoku candidates 12.......3...... --per-candidate 10
       cp-sudoku candidates models/sudoku-9x9-multiple.txt --certify certs && cp-sudoku verify certs
 
-    Exit codes: 0 unique, 1 no solution or several, 2 bad input, 3 a certificate that
-    does not verify.
+    Exit codes: 0 unique, 1 no solution or several, 2 bad input, 3 stopped by
+    --time-limit, or a certificate that does not verify.
     """
-    work = _PerCandidate(per_candidate, certify)
-    code = exits.OK
-    with outcomes(puzzle, reading, work, Plan(backends=("sat",))) as found:
-        for outcome in found:
-            entry, result = outcome.entry, outcome.value
-            if result is None or entry.puzzle is None:
-                click.echo(f"cp-sudoku: error: {entry.error}", err=True)
-                code = max(code, exits.BAD_INPUT)
-                continue
-            found, certified = result
-            if as_json:
-                record = {"source": entry.source, "line": entry.line, **found.record()}
-                if certified is not None:
-                    record["certificate"] = str(certified.path)
-                    record["certificate_failures"] = list(certified.failures)
-                exits.tally().finish(click.echo, json.dumps(record))
-            else:
-                exits.tally().finish(click.echo, text(entry, entry.puzzle, found, certified))
-            failed = certified is not None and certified.failures
-            code = max(code, exits.UNKNOWN if failed else of_status(found.status))
-    sys.exit(code)
+
+    def show(entry: Entry, puzzle: Puzzle, result: Found) -> int:
+        found, certified = result
+        if as_json:
+            record = {"source": entry.source, "line": entry.line, **found.record()}
+            if certified is not None:
+                record["certificate"] = str(certified.path)
+                record["certificate_failures"] = list(certified.failures)
+            exits.tally().finish(click.echo, json.dumps(record))
+        else:
+            exits.tally().finish(click.echo, text(entry, puzzle, found, certified))
+        failed = certified is not None and certified.failures
+        return exits.UNKNOWN if failed else of_status(found.status)
+
+    work = _PerCandidate(per_candidate, certify, time_limit)
+    sys.exit(each_puzzle(puzzle, reading, work, Plan(backends=("sat",)), show))
+
+
+#: What :class:`_PerCandidate` makes of one puzzle.
+Found = tuple[TrueCandidates, CertifiedCandidates | None]
 
 
 class _PerCandidate:
     """The work of one puzzle: its true candidates, and its certificate when asked
     (a picklable callable)."""
 
-    def __init__(self, cap: int, certify: Path | None) -> None:
+    def __init__(self, cap: int, certify: Path | None, time_limit: float | None) -> None:
         self.cap = cap
         self.certify = certify
+        self.time_limit = time_limit
 
-    def __call__(
-        self, entry: Entry, backends: Sequence[Backend], plan: Plan
-    ) -> tuple[TrueCandidates, CertifiedCandidates | None]:
+    def __call__(self, entry: Entry, backends: Sequence[Backend], plan: Plan) -> Found:
         assert entry.puzzle is not None
-        found = true_candidates(entry.puzzle, per_candidate=self.cap)
-        if self.certify is None:
+        found = true_candidates(entry.puzzle, per_candidate=self.cap, time_limit=self.time_limit)
+        if self.certify is None or found.stopped is not None:
             return found, None
         name = certificate_name(entry.source, entry.line)
         return found, certify_candidates(entry.puzzle, self.certify, name)
@@ -120,7 +127,9 @@ def text(
         for c in range(puzzle.cols)
     }
     for cell, values in result.values.items():
-        texts[cell] = join.join(alphabet.symbol(v) for v in values) or "-"
+        texts[cell] = join.join(alphabet.symbol(v) for v in values) or (
+            "?" if result.stopped else "-"
+        )
     lines = [] if entry.source == "<argument>" else [entry.label]
     lines.extend(layout(puzzle, texts))
     if result.cap:
@@ -132,8 +141,9 @@ def text(
                 for v in values
             )
             lines.append(f"  {cell_name(cell)}  {counts}")
+    stopped = "" if result.stopped is None else f" (stopped at the {result.stopped})"
     lines.append(
-        f"{result.status}: {sum(map(len, result.values.values())):,} true candidates, "
+        f"{result.status}{stopped}: {sum(map(len, result.values.values())):,} true candidates, "
         f"{len(result.grids):,} solutions seen, {result.refuted:,} refuted, "
         f"{result.calls:,} SAT calls, {ms(result.seconds)}"
     )

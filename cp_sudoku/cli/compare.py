@@ -4,23 +4,26 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from dataclasses import replace
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from cp_sudoku.backends import Result, backend_class
+from cp_sudoku.backends import DEFAULT_BACKENDS, Result, backend_class
 from cp_sudoku.cli import exits
 from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_options
 from cp_sudoku.cli.report import ms, problems
-from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.cli.runs import each_puzzle
 from cp_sudoku.display import format_stats
-from cp_sudoku.run import check, of_verdict
+from cp_sudoku.io import Entry
+from cp_sudoku.model import Puzzle
+from cp_sudoku.run import Checked, check, of_verdict
 
 
 @click.command()
 @click.argument("puzzle_or_file")
-@solving_options(limit=2)
+@solving_options(limit=2, default=", ".join(DEFAULT_BACKENDS))
 @reading_options
 def compare(puzzle_or_file: str, solving: Solving, reading: Reading) -> None:
     """One table row per back end: verdicts, time, search effort, encoding size.
@@ -35,21 +38,18 @@ def compare(puzzle_or_file: str, solving: Solving, reading: Reading) -> None:
       cp-sudoku compare models/sudoku-9x9-hard.txt --backend cpsat --backend cpsat-naive
     """
     plan = solving.plan()
-    rows = {name: Row(backend_class(name).size_statistics) for name in plan.backends}
-    code = exits.OK
-    with outcomes(puzzle_or_file, reading, check, plan) as found:
-        for outcome in found:
-            checked = outcome.value
-            if checked is None:
-                click.echo(f"cp-sudoku: error: {outcome.entry.error}", err=True)
-                code = max(code, exits.BAD_INPUT)
-                continue
-            for name, result in checked.verdict.results.items():
-                rows[name].add(result)
-            for line in problems(outcome.entry.label, checked.verdict, checked.mismatch):
-                click.echo(line, err=True)
-            exits.tally().done += 1
-            code = max(code, of_verdict(checked.verdict, checked.mismatch))
+    plan = replace(plan, backends=plan.names)  # a comparison runs each back end on each puzzle
+    rows = {name: Row(backend_class(name).size_statistics) for name in plan.names}
+
+    def add(entry: Entry, puzzle: Puzzle, checked: Checked) -> int:
+        for name, result in checked.verdict.results.items():  # a stand-in gets a row too
+            rows.setdefault(name, Row(backend_class(name).size_statistics)).add(result)
+        for line in problems(entry.label, checked.verdict, checked.mismatch):
+            click.echo(line, err=True)
+        exits.tally().done += 1
+        return of_verdict(checked.verdict, checked.mismatch)
+
+    code = each_puzzle(puzzle_or_file, reading, check, plan, add)
     title = puzzle_or_file if len(puzzle_or_file) < 60 else "the puzzle"
     table = Table(title=f"Back ends on {title}", title_justify="left")
     for heading in ("back end", "status", "time", "effort", "encoding"):

@@ -10,9 +10,11 @@ import click
 from cp_sudoku.cli import exits
 from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_options
 from cp_sudoku.cli.report import stopped
-from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.cli.runs import each_puzzle, label
 from cp_sudoku.crosscheck import Count
 from cp_sudoku.display import count_record
+from cp_sudoku.io.entry import Entry
+from cp_sudoku.model import Puzzle
 from cp_sudoku.run import count_solutions, of_status
 
 
@@ -36,26 +38,19 @@ def count(puzzle: str, solving: Solving, reading: Reading, as_json: bool) -> Non
       cp-sudoku count ................ --limit 1000 --backend sat
     """
     plan = solving.plan()
-    tally = exits.tally()
-    code = exits.OK
-    with outcomes(puzzle, reading, count_solutions, plan) as found:
-        for outcome in found:
-            entry, counted = outcome.entry, outcome.value
-            if counted is None:
-                click.echo(f"cp-sudoku: error: {entry.error}", err=True)
-                code = max(code, exits.BAD_INPUT)
-                continue
-            if as_json:
-                tally.finish(click.echo, json.dumps(count_record(entry, counted, plan.limit)))
-            else:
-                label = "" if entry.source == "<argument>" else f"{entry.label}: "
-                tally.finish(click.echo, label + sentence(counted, plan.limit))
-            if counted.disagreement:
-                click.echo(
-                    f"cp-sudoku: DISAGREEMENT at {entry.label}: {counted.disagreement}", err=True
-                )
-            code = max(code, _code(counted))
-    sys.exit(code)
+
+    def show(entry: Entry, puzzle: Puzzle, counted: Count) -> int:
+        if as_json:
+            exits.tally().finish(click.echo, json.dumps(count_record(entry, counted, plan.limit)))
+        else:
+            exits.tally().finish(click.echo, label(entry) + sentence(counted, plan.limit))
+        if counted.disagreement:
+            click.echo(
+                f"cp-sudoku: DISAGREEMENT at {entry.label}: {counted.disagreement}", err=True
+            )
+        return _code(counted)
+
+    sys.exit(each_puzzle(puzzle, reading, count_solutions, plan, show))
 
 
 def sentence(counted: Count, limit: int) -> str:

@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 
 from cp_sudoku.cli import exits
-from cp_sudoku.generate import KINDS, SYMMETRIES, Generated, OutOfTries, Request
+from cp_sudoku.cli.options import time_limit_option
+from cp_sudoku.generate import KINDS, SYMMETRIES, Generated, OutOfTries, Request, TimedOut
 from cp_sudoku.generate.complete import Completed, complete
 from cp_sudoku.generate.grading import parse_target
 from cp_sudoku.generate.making import is_line_kind
@@ -57,6 +58,9 @@ from cp_sudoku.model import UsageError
     show_default=True,
     help="Drafts per puzzle for a grade target.",
 )
+@time_limit_option(
+    "Wall-clock seconds per puzzle", "the puzzle is reported in one line and not made (exit 3)"
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle.")
 @click.option(
     "--certify",
@@ -87,6 +91,7 @@ def generate(
     count: int,
     jobs: int,
     max_tries: int,
+    time_limit: float | None,
     as_json: bool,
     certify: Path | None,
     source: str | None,
@@ -105,16 +110,18 @@ def generate(
       cp-sudoku generate --kind killer --count 3
       cp-sudoku generate --kind jigsaw --size 6 --symmetry none
       cp-sudoku generate --size 6 --box 2x3 --symmetry rot180 --certify certs/
+      cp-sudoku generate --size 25 --time-limit 60
       cp-sudoku generate --from models/killer-9x9-wikipedia.txt
 
     \b
     Exit codes: 0 every puzzle made (--from: every file puzzle completed);
     1 a --from puzzle with no solution, or a grade not reached in --max-tries;
     2 bad options (a symmetry the shape cannot have, a grade no puzzle reaches);
-    3 a --from puzzle the back ends could not decide; 70 a bug.
+    3 a puzzle not made within --time-limit, or a --from puzzle the back ends
+    could not decide (in time); 70 a bug.
     """
     if source is not None:
-        sys.exit(_complete_file(source, seed, as_json, certify))
+        sys.exit(_complete_file(source, seed, as_json, certify, time_limit))
     n = size or (6 if kind == "kakuro" else 9)
     request = Request(
         kind=kind,
@@ -126,6 +133,7 @@ def generate(
         minimal=not no_minimal,
         target=parse_target(grade, rating),
         max_tries=max_tries,
+        time_limit=time_limit,
     )
     code = exits.OK
     tally = exits.tally()
@@ -133,7 +141,7 @@ def generate(
     for made in stream(request, count, seed=seed, jobs=jobs):
         if isinstance(made, OutOfTries):
             click.echo(f"cp-sudoku: {made}", err=True)
-            code = max(code, exits.NOT_UNIQUE)
+            code = max(code, exits.UNKNOWN if isinstance(made, TimedOut) else exits.NOT_UNIQUE)
             continue
         record = made.record()
         if certify is not None:
@@ -170,7 +178,9 @@ def _certify(puzzle: object, directory: Path, name: str) -> dict:
     return {"path": str(done.path), "status": done.status, "holds": not done.failures}
 
 
-def _complete_file(source: str, seed: int, as_json: bool, certify: Path | None) -> int:
+def _complete_file(
+    source: str, seed: int, as_json: bool, certify: Path | None, time_limit: float | None
+) -> int:
     code = exits.OK
     tally = exits.tally()
     for entry in read_file(source):
@@ -179,7 +189,7 @@ def _complete_file(source: str, seed: int, as_json: bool, certify: Path | None) 
             code = max(code, exits.BAD_INPUT)
             continue
         try:
-            done = complete(entry.puzzle, seed=seed)
+            done = complete(entry.puzzle, seed=seed, time_limit=time_limit)
         except UsageError as error:
             click.echo(f"cp-sudoku: error: {entry.label}: {error}", err=True)
             code = max(code, exits.BAD_INPUT)

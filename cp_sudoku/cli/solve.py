@@ -10,12 +10,12 @@ from cp_sudoku.cli import exits, prompt
 from cp_sudoku.cli.explained import explained, two_solutions, why_lines
 from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_options
 from cp_sudoku.cli.report import ms, problems, status_sentence
-from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.cli.runs import each_puzzle
 from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.display import format_stats, side_by_side
 from cp_sudoku.io import Entry, read_text
 from cp_sudoku.model import Puzzle
-from cp_sudoku.run import check, of_verdict
+from cp_sudoku.run import Checked, check, of_verdict
 from cp_sudoku.workbench.core import why_none
 
 #: The built-in example: the Wikipedia "Sudoku" article's puzzle, the first
@@ -48,20 +48,15 @@ def solve(puzzle: str | None, example: bool, solving: Solving, reading: Reading)
         source = list(read_text(EXAMPLE, "<example>"))
     elif puzzle is None and sys.stdin.isatty():
         source = [Entry("<terminal>", 1, "", puzzle=prompt.ask(reading.box, reading.alphabet))]
-    code = exits.OK
-    with outcomes(source, reading, check, plan) as found:
-        for number, outcome in enumerate(found):
-            entry, checked = outcome.entry, outcome.value
-            if checked is None or entry.puzzle is None:
-                click.echo(f"cp-sudoku: error: {entry.error}", err=True)
-                code = max(code, exits.BAD_INPUT)
-                continue
-            for line in problems(entry.label, checked.verdict, checked.mismatch):
-                click.echo(line, err=True)
-            text = _text(entry, entry.puzzle, checked.verdict, checked.mismatch)
-            exits.tally().finish(click.echo, ("\n" if number else "") + text)
-            code = max(code, of_verdict(checked.verdict, checked.mismatch))
-    sys.exit(code)
+
+    def show(entry: Entry, puzzle: Puzzle, checked: Checked) -> int:
+        for line in problems(entry.label, checked.verdict, checked.mismatch):
+            click.echo(line, err=True)
+        text = _text(entry, puzzle, checked.verdict, checked.mismatch)
+        exits.tally().finish(click.echo, ("\n" if exits.tally().done else "") + text)
+        return of_verdict(checked.verdict, checked.mismatch)
+
+    sys.exit(each_puzzle(source, reading, check, plan, show))
 
 
 def _text(entry: Entry, puzzle: Puzzle, verdict: Verdict, mismatch: str | None) -> str:

@@ -12,7 +12,7 @@ from cp_sudoku.backends import Backend
 from cp_sudoku.cli import exits
 from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_options
 from cp_sudoku.cli.report import ms
-from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.cli.runs import each_puzzle, label
 from cp_sudoku.io import Entry, alphabet_of
 from cp_sudoku.model import Puzzle, cell_name
 from cp_sudoku.run import Plan
@@ -55,22 +55,16 @@ def suggest_command(
     1 the puzzle has no solution; 2 bad input; 3 the cross-check did not
     confirm the proposal (unknown or disagreement).
     """
-    work = _Proposal(rounds)
-    code = exits.OK
-    with outcomes(puzzle, reading, work, solving.plan()) as found:
-        for outcome in found:
-            entry, result = outcome.entry, outcome.value
-            if result is None or entry.puzzle is None:
-                click.echo(f"cp-sudoku: error: {entry.error}", err=True)
-                code = max(code, exits.BAD_INPUT)
-                continue
-            if as_json:
-                record = {"source": entry.source, "line": entry.line, **result.record()}
-                exits.tally().finish(click.echo, json.dumps(record))
-            else:
-                exits.tally().finish(click.echo, sentence(entry, entry.puzzle, result))
-            code = max(code, _code(result))
-    sys.exit(code)
+
+    def show(entry: Entry, puzzle: Puzzle, result: Suggestion) -> int:
+        if as_json:
+            record = {"source": entry.source, "line": entry.line, **result.record()}
+            exits.tally().finish(click.echo, json.dumps(record))
+        else:
+            exits.tally().finish(click.echo, sentence(entry, puzzle, result))
+        return _code(result)
+
+    sys.exit(each_puzzle(puzzle, reading, _Proposal(rounds), solving.plan(), show))
 
 
 class _Proposal:
@@ -81,16 +75,16 @@ class _Proposal:
 
     def __call__(self, entry: Entry, backends: Sequence[Backend], plan: Plan) -> Suggestion:
         assert entry.puzzle is not None
-        return suggest(entry.puzzle, backends, rounds=self.rounds)
+        return suggest(entry.puzzle, plan.lineup(entry.puzzle, backends), rounds=self.rounds)
 
 
 def sentence(entry: Entry, puzzle: Puzzle, result: Suggestion) -> str:
     """``add r3c8=2 r7c3=2 r8c4=9 (3 givens, the fewest for this solution): unique``."""
-    label = "" if entry.source == "<argument>" else f"{entry.label}: "
+    prefix = label(entry)
     if result.target is None:
-        return f"{label}no solution: no given can help"
+        return f"{prefix}no solution: no given can help"
     if not result.givens:
-        return f"{label}already unique: nothing to add"
+        return f"{prefix}already unique: nothing to add"
     alphabet = alphabet_of(puzzle)
     added = " ".join(f"{cell_name(c)}={alphabet.symbol(v)}" for c, v in result.givens)
     size = len(result.givens)
@@ -105,7 +99,7 @@ def sentence(entry: Entry, puzzle: Puzzle, result: Suggestion) -> str:
         else f"CROSS-CHECK SAYS {result.status}"
     )
     return (
-        f"{label}add {added} ({size} given{'s' if size != 1 else ''}, {how}): {checked}, "
+        f"{prefix}add {added} ({size} given{'s' if size != 1 else ''}, {how}): {checked}, "
         f"{result.solutions_seen} other solution{'' if result.solutions_seen == 1 else 's'} met, "
         f"{ms(result.seconds)}"
     )

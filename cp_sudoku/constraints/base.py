@@ -16,7 +16,7 @@ Constraint modules import only :mod:`cp_sudoku.constraints` modules and
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -43,6 +43,9 @@ class Rules(Protocol):
 #: Allowed tuples one table may hold; past it :meth:`Constraint.allowed` raises
 #: :class:`TableTooLarge` and a back end declines the puzzle.
 TABLE_CAP = 200_000
+#: Cells one table may span (a full row of the largest grid); a wider constraint is
+#: declined before its tuples are enumerated (:class:`TableTooLarge`).
+TABLE_CELLS = 100
 
 
 class TableTooLarge(Unsupported):
@@ -55,25 +58,43 @@ class OutOfTime(Unsupported):
     answers ``unknown``, stopped by the ``time limit``."""
 
 
-_DEADLINE: ContextVar[float | None] = ContextVar("cp_sudoku_compile_deadline", default=None)
+#: The deadline in force and the clock it is read on (``time.perf_counter`` or
+#: ``time.process_time``), or None.
+_DEADLINE: ContextVar[tuple[float, Callable[[], float]] | None] = ContextVar(
+    "cp_sudoku_compile_deadline", default=None
+)
 
 
 @contextmanager
-def compile_deadline(at: float | None) -> Iterator[None]:
-    """Within the block, :meth:`Constraint.allowed` and
-    :func:`~cp_sudoku.encodings.dispatch.compile_rules` raise :class:`OutOfTime` once
-    ``time.perf_counter()`` passes ``at`` (None: no deadline)."""
-    token = _DEADLINE.set(at)
+def compile_deadline(
+    at: float | None, clock: Callable[[], float] = time.perf_counter
+) -> Iterator[None]:
+    """Within the block, :meth:`Constraint.allowed`,
+    :func:`~cp_sudoku.encodings.dispatch.compile_rules` and any long loop that calls
+    :func:`check_deadline` raise :class:`OutOfTime` once ``clock()`` passes ``at``
+    (None: no deadline).  ``clock`` is ``time.perf_counter`` (wall clock, the back
+    ends' time limits) or ``time.process_time`` (CPU, the grade's)."""
+    token = _DEADLINE.set(None if at is None else (at, clock))
     try:
         yield
     finally:
         _DEADLINE.reset(token)
 
 
+def remaining_time() -> float | None:
+    """Seconds left before the deadline of :func:`compile_deadline` (at least 0), or
+    None when no deadline is in force."""
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return None
+    at, clock = deadline
+    return max(0.0, at - clock())
+
+
 def check_deadline() -> None:
     """Raise :class:`OutOfTime` when the deadline of :func:`compile_deadline` has passed."""
-    at = _DEADLINE.get()
-    if at is not None and time.perf_counter() > at:
+    deadline = _DEADLINE.get()
+    if deadline is not None and deadline[1]() > deadline[0]:
         raise OutOfTime("compiling passed the time limit")
 
 
@@ -143,6 +164,17 @@ class Constraint:
         """The constraint in words, naming its type and cells as rXcY."""
         raise NotImplementedError
 
+    def _two_parts(
+        self, count: str, first: Iterable[Cell], second: Iterable[Cell]
+    ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+        """For a type whose cells come in two parts (a clone's two shapes, an arrow's
+        circle and line), in its ``__init__``: set ``cells`` to ``first`` then ``second``
+        and the field ``count`` to the length of ``first``; return both parts."""
+        head, tail = tuple(first), tuple(second)
+        object.__setattr__(self, "cells", head + tail)
+        object.__setattr__(self, count, len(head))
+        return head, tail
+
     def prefix_ok(self, prefix: Sequence[int]) -> bool:
         """Whether values for the first ``len(prefix)`` cells can still be completed.
 
@@ -160,8 +192,7 @@ class Constraint:
             TableTooLarge: the table passes :data:`TABLE_CAP` tuples.
         """
         domains = [list(puzzle.values)] * len(self.cells)
-        tuples = self.allowed(domains, puzzle.differ_pairs(self.cells))
-        return (Table(self.cells, tuple(tuples)),)
+        return (Table(self.cells, tuple(self.allowed_in(puzzle, domains))),)
 
     def marks(self) -> tuple[Mark, ...]:
         """What to draw for it (default: nothing drawn)."""
@@ -170,6 +201,10 @@ class Constraint:
     def to_text(self) -> str:
         """Its line of the variant text format: ``<type_name> <tokens...>``, cells as rXcY."""
         raise NotImplementedError(f"{type(self).__name__} has no text form")
+
+    def text_line(self, *head: object) -> str:
+        """``<type_name> <head...> r1c1 r1c2 ...``: the usual shape of :meth:`to_text`."""
+        return " ".join([self.type_name, *map(str, head), *map(cell_token, self.cells)])
 
     @classmethod
     def from_text(cls: type[C], tokens: list[str], where: str) -> C:
@@ -181,9 +216,43 @@ class Constraint:
         raise PuzzleError(f"{where}: {cls.type_name} has no text form")
 
     @classmethod
+    def number_then_cells(cls: type[C], tokens: list[str], where: str, what: str) -> C:
+        """``cls(cells, number)`` from the tokens ``<number> <cell> ...`` (a :meth:`from_text`
+        for types built from their cells and one number: ``what`` names it).
+
+        Raises:
+            PuzzleError: no cell, a token that does not fit, or the type's own refusal,
+                located at ``where``.
+        """
+        form = f"{cls.type_name} <{what}> <cell> ..."
+        try:
+            (number,), cells = head_and_cells(tokens, where, 1, form)
+            return cls(cells, parse_int(number, where, f"a {what}"))  # type: ignore[call-arg]
+        except PuzzleError as error:
+            raise error.located(where) from None
+
+    @classmethod
     def examples(cls: type[C], rows: int, cols: int) -> tuple[C, ...]:
         """A few small instances on a ``rows`` x ``cols`` grid (4x4, 6x6), for tests."""
         return ()
+
+    def allowed_in(self, puzzle: Rules, domains: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """:meth:`allowed` over ``domains``, the cells that share a unit of ``puzzle``
+        differing (its peers are looked up only for a table of at most
+        :data:`TABLE_CELLS` cells).
+
+        Raises:
+            TableTooLarge, OutOfTime: as :meth:`allowed`.
+        """
+        self._check_width()
+        return self.allowed(domains, puzzle.differ_pairs(self.cells))
+
+    def _check_width(self) -> None:
+        if len(self.cells) > TABLE_CELLS:
+            raise TableTooLarge(
+                f"table for a {type(self).__name__.lower()} of {len(self.cells):,} cells: "
+                f"tables span at most {TABLE_CELLS} cells"
+            )
 
     def allowed(
         self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
@@ -195,9 +264,11 @@ class Constraint:
         :meth:`prefix_ok`.
 
         Raises:
-            TableTooLarge: past :data:`TABLE_CAP` tuples.
+            TableTooLarge: past :data:`TABLE_CAP` tuples, or over more than
+                :data:`TABLE_CELLS` cells.
             OutOfTime: past the deadline of :func:`compile_deadline`.
         """
+        self._check_width()
         size = len(self.cells)
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
@@ -282,6 +353,21 @@ def parse_cells(tokens: Sequence[str], where: str) -> tuple[Cell, ...]:
     return tuple(parse_cell(t, where) for t in tokens)
 
 
+def head_and_cells(
+    tokens: Sequence[str], where: str, count: int, form: str
+) -> tuple[Sequence[str], tuple[Cell, ...]]:
+    """The first ``count`` tokens of a line, and the cells after them (at least one),
+    the usual shape of :meth:`Constraint.from_text`.
+
+    Raises:
+        PuzzleError: fewer tokens (``expected <form>``), or a token after them that is
+            not a cell.
+    """
+    if len(tokens) <= count:
+        raise PuzzleError(f"{where}: expected {form}")
+    return tokens[:count], parse_cells(tokens[count:], where)
+
+
 def parse_int(token: str, where: str, what: str = "an integer") -> int:
     """An integer token (ASCII digits, optional leading ``-``).
 
@@ -347,6 +433,10 @@ class Table(Constraint):
     def holds(self, values: Sequence[int]) -> bool:
         """``values`` is one of the tuples."""
         return tuple(values) in self._set  # type: ignore[attr-defined]
+
+    def allowed_in(self, puzzle: Rules, domains: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """:meth:`allowed`: the tuples are listed, so no peer is needed."""
+        return self.allowed(domains)
 
     def allowed(
         self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()

@@ -211,7 +211,7 @@ class Extremum(Constraint):
 
     def to_text(self) -> str:
         """``<type> <cell> <neighbour> ...``."""
-        return " ".join([self.type_name, *map(cell_token, self.cells)])
+        return self.text_line()
 
     @classmethod
     def from_text(cls, tokens: list[str], where: str) -> Extremum:
@@ -344,9 +344,7 @@ class Clone(Constraint):
     fpuzzles_key: ClassVar[str | None] = "clone"
 
     def __init__(self, cells: Iterable[Cell], clones: Iterable[Cell]) -> None:
-        first, second = tuple(cells), tuple(clones)
-        object.__setattr__(self, "cells", first + second)
-        object.__setattr__(self, "size", len(first))
+        first, second = self._two_parts("size", cells, clones)
         if len(first) != len(second) or not first:
             raise PuzzleError(
                 f"clone {cells_text(first)}: {len(first)} cells, {len(second)} clone cells",

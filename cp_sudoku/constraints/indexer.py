@@ -109,7 +109,7 @@ class Indexer(Constraint):
 
     def to_text(self) -> str:
         """``<type> <indexer cell> : <cells> ...``."""
-        return " ".join([self.type_name, cell_token(self.cell), ":", *map(cell_token, self.cells)])
+        return self.text_line(cell_token(self.cell), ":")
 
     @classmethod
     def from_text(cls: type[X], tokens: list[str], where: str) -> X:

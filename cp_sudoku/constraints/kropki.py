@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
-    cell_token,
     expect_count,
     parse_cells,
     parse_int,
@@ -84,12 +83,12 @@ class EdgeMark(Constraint):
         return (Mark(self.shape, self.cells, label=self.shown()),)
 
     def shown(self) -> str:
-        """The label drawn on the mark (empty for a default dot)."""
-        return self.label()
+        """The label drawn on the mark: none for a dot of the :attr:`default` value."""
+        return "" if self.value == self.default else self.label()
 
     def to_text(self) -> str:
         """``<type> <value> r1c1 r1c2``."""
-        return " ".join([self.type_name, str(self.value), *map(cell_token, self.cells)])
+        return self.text_line(self.value)
 
     @classmethod
     def from_text(cls: type[D], tokens: list[str], where: str) -> D:
@@ -108,6 +107,8 @@ class EdgeMark(Constraint):
         return (cls((0, 0), (0, 1), first), cls((1, 2), (2, 2), second))
 
     sample_values: ClassVar[tuple[int, int]] = (1, 2)
+    #: The value a plain mark means (drawn without a label), or None.
+    default: ClassVar[int | None] = None
 
 
 @register
@@ -117,15 +118,12 @@ class Difference(EdgeMark):
     type_name: ClassVar[str] = "difference"
     summary: ClassVar[str] = "white dot: the two digits differ by its value (default 1)"
     fpuzzles_key: ClassVar[str | None] = "difference"
+    default: ClassVar[int | None] = 1
 
     @staticmethod
     def rule(value: int, a: int, b: int) -> bool:
         """Differ by ``value``."""
         return abs(a - b) == value
-
-    def shown(self) -> str:
-        """Nothing for the usual 1."""
-        return "" if self.value == 1 else str(self.value)
 
 
 @register
@@ -137,15 +135,12 @@ class Ratio(EdgeMark):
     fpuzzles_key: ClassVar[str | None] = "ratio"
     shape: ClassVar[str] = "dot-black"
     sample_values: ClassVar[tuple[int, int]] = (2, 3)
+    default: ClassVar[int | None] = 2
 
     @staticmethod
     def rule(value: int, a: int, b: int) -> bool:
         """In ratio ``value``."""
         return a == value * b or b == value * a
-
-    def shown(self) -> str:
-        """Nothing for the usual 2."""
-        return "" if self.value == 2 else str(self.value)
 
 
 @register

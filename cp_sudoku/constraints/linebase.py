@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
-from cp_sudoku.constraints.base import Constraint, Mark, cell_token, parse_cells
+from cp_sudoku.constraints.base import Constraint, Mark, parse_cells
 from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
 
 L = TypeVar("L", bound="Line")
@@ -22,6 +22,27 @@ L = TypeVar("L", bound="Line")
 def path_text(cells: Sequence[Cell]) -> str:
     """``r1c1-r1c2-r2c2``: a line's cells in order."""
     return "-".join(cell_name(c) for c in cells)
+
+
+def repeated(cells: Iterable[Cell]) -> Cell | None:
+    """The first cell that ``cells`` lists a second time, or None."""
+    seen: set[Cell] = set()
+    for cell in cells:
+        if cell in seen:
+            return cell
+        seen.add(cell)
+    return None
+
+
+def once_each(name: str, cells: Iterable[Cell]) -> None:
+    """Refuse a line ``name`` (its words) that passes through a cell twice.
+
+    Raises:
+        PuzzleError: ``<name> passes through rXcY twice``.
+    """
+    cell = repeated(cells)
+    if cell is not None:
+        raise PuzzleError(f"{name} passes through {cell_name(cell)} twice", cells=[cell])
 
 
 def value_pairs(values: Iterable[int], rule: object) -> frozenset[tuple[int, int]]:
@@ -52,15 +73,7 @@ class Line(Constraint):
                 f"{self.min_cells} cells",
                 cells=self.cells,
             )
-        seen: set[Cell] = set()
-        for cell in self.cells:
-            if cell in seen:
-                raise PuzzleError(
-                    f"{self.type_name} {path_text(self.cells)} passes through {cell_name(cell)} "
-                    "twice",
-                    cells=[cell],
-                )
-            seen.add(cell)
+        once_each(f"{self.type_name} {path_text(self.cells)}", self.cells)
 
     def describe(self) -> str:
         """``<type> r2c3-r2c4-r2c5``."""
@@ -72,7 +85,7 @@ class Line(Constraint):
 
     def to_text(self) -> str:
         """``<type> r1c1 r1c2 ...``."""
-        return " ".join([self.type_name, *map(cell_token, self.cells)])
+        return self.text_line()
 
     @classmethod
     def from_text(cls: type[L], tokens: list[str], where: str) -> L:

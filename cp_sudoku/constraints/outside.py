@@ -29,9 +29,6 @@ from cp_sudoku.constraints.automaton import Automaton, State
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
-    cell_token,
-    parse_cells,
-    parse_int,
     register,
 )
 from cp_sudoku.constraints.linebase import path_text
@@ -98,17 +95,12 @@ class OutsideClue(Constraint):
 
     def to_text(self) -> str:
         """``<type> <total> <cell> ...`` (cells from the clue inwards)."""
-        return " ".join([self.type_name, str(self.total), *map(cell_token, self.cells)])
+        return self.text_line(self.total)
 
     @classmethod
     def from_text(cls: type[OC], tokens: list[str], where: str) -> OC:
         """``<total> <cell> ...``."""
-        if len(tokens) < 2:
-            raise PuzzleError(f"{where}: expected {cls.type_name} <total> <cell> ...")
-        try:
-            return cls(parse_cells(tokens[1:], where), parse_int(tokens[0], where, "a total"))
-        except PuzzleError as error:
-            raise error.located(where) from None
+        return cls.number_then_cells(tokens, where, "total")
 
 
 @register

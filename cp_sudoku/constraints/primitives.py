@@ -75,7 +75,7 @@ class AllDifferent(Constraint):
 
     def to_text(self) -> str:
         """``all-different r1c1 r2c2 ...``."""
-        return " ".join([self.type_name, *map(cell_token, self.cells)])
+        return self.text_line()
 
     @classmethod
     def from_text(cls, tokens: list[str], where: str) -> AllDifferent:

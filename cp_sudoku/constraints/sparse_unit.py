@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cp_sudoku.constraints.base import Constraint, cell_token, parse_cells, parse_int, register
+from cp_sudoku.constraints.base import Constraint, head_and_cells, parse_int, register
 from cp_sudoku.constraints.unit import name_of, name_token
 from cp_sudoku.errors import Cell, PuzzleError
 
@@ -60,17 +60,14 @@ class SparseUnit(Constraint):
 
     def to_text(self) -> str:
         """``sparse-unit <top> <role> <name> <cell> ...``."""
-        head = [self.type_name, str(self.top), name_token(self.role), name_token(self.name)]
-        return " ".join(head + [cell_token(c) for c in self.cells])
+        return self.text_line(self.top, name_token(self.role), name_token(self.name))
 
     @classmethod
     def from_text(cls, tokens: list[str], where: str) -> SparseUnit:
         """``<top> <role> <name> <cell> ...``."""
-        if len(tokens) < 4:
-            raise PuzzleError(f"{where}: expected sparse-unit <top> <role> <name> <cell> ...")
-        top = parse_int(tokens[0], where, "the top height")
-        cells = parse_cells(tokens[3:], where)
-        return cls(name_of(tokens[2]), cells, top, name_of(tokens[1]))
+        form = "sparse-unit <top> <role> <name> <cell> ..."
+        (top, role, name), cells = head_and_cells(tokens, where, 3, form)
+        return cls(name_of(name), cells, parse_int(top, where, "the top height"), name_of(role))
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[SparseUnit, ...]:

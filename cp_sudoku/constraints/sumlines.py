@@ -28,7 +28,7 @@ from cp_sudoku.constraints.base import (
     parse_cells,
     register,
 )
-from cp_sudoku.constraints.linebase import Line, path_text
+from cp_sudoku.constraints.linebase import Line, once_each, path_text
 from cp_sudoku.constraints.primitives import Linear
 from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
 
@@ -49,14 +49,6 @@ def _split(tokens: list[str], where: str, form: str) -> list[list[str]]:
     return parts
 
 
-def _distinct(name: str, cells: Sequence[Cell]) -> None:
-    seen: set[Cell] = set()
-    for cell in cells:
-        if cell in seen:
-            raise PuzzleError(f"{name} passes through {cell_name(cell)} twice", cells=[cell])
-        seen.add(cell)
-
-
 @register
 @dataclass(frozen=True)
 class Arrow(Constraint):
@@ -73,14 +65,12 @@ class Arrow(Constraint):
     fpuzzles_key: ClassVar[str | None] = "arrow"
 
     def __init__(self, circle: Iterable[Cell], line: Iterable[Cell]) -> None:
-        head, shaft = tuple(circle), tuple(line)
-        object.__setattr__(self, "cells", head + shaft)
-        object.__setattr__(self, "circle", len(head))
+        head, shaft = self._two_parts("circle", circle, line)
         if not head:
             raise PuzzleError(f"arrow {path_text(shaft)} has no circle", cells=shaft)
         if not shaft:
             raise PuzzleError(f"arrow at {cell_name(head[0])} has no cell on its line", cells=head)
-        _distinct(f"arrow {self._words()}", self.cells)
+        once_each(f"arrow {self._words()}", self.cells)
 
     @property
     def pill(self) -> tuple[Cell, ...]:
@@ -215,7 +205,7 @@ class RegionSumLine(Constraint):
         object.__setattr__(self, "runs", tuple(len(run) for run in parts))
         if not parts or any(not run for run in parts):
             raise PuzzleError("regionsumline: a run with no cell", cells=self.cells)
-        _distinct(f"regionsumline {path_text(self.cells)}", self.cells)
+        once_each(f"regionsumline {path_text(self.cells)}", self.cells)
 
     @classmethod
     def cut(cls, line: Sequence[Cell], region: dict[Cell, object]) -> RegionSumLine:

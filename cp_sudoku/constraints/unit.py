@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 from urllib.parse import quote, unquote
 
-from cp_sudoku.constraints.base import Constraint, Mark, Rules, cell_token, parse_cells, register
+from cp_sudoku.constraints.base import Constraint, Mark, Rules, head_and_cells, register
 from cp_sudoku.constraints.primitives import AllDifferent
-from cp_sudoku.errors import Cell, PuzzleError
+from cp_sudoku.errors import Cell
 
 
 def name_token(name: str) -> str:
@@ -75,15 +75,13 @@ class Unit(Constraint):
 
     def to_text(self) -> str:
         """``unit <role> <name> <cell> ...`` (name percent-encoded, ``-`` when empty)."""
-        head = [self.type_name, name_token(self.role), name_token(self.name)]
-        return " ".join(head + [cell_token(c) for c in self.cells])
+        return self.text_line(name_token(self.role), name_token(self.name))
 
     @classmethod
     def from_text(cls, tokens: list[str], where: str) -> Unit:
         """``<role> <name> <cell> ...``."""
-        if len(tokens) < 3:
-            raise PuzzleError(f"{where}: expected unit <role> <name> <cell> ...")
-        return cls(name_of(tokens[1]), parse_cells(tokens[2:], where), name_of(tokens[0]))
+        (role, name), cells = head_and_cells(tokens, where, 2, "unit <role> <name> <cell> ...")
+        return cls(name_of(name), cells, name_of(role))
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[Unit, ...]:

@@ -1,4 +1,9 @@
-"""Visibility: a Skyscraper clue, the number of buildings seen along a line."""
+"""Visibility: a Skyscraper clue, the number of buildings seen along a line.
+
+It is also an automaton (:mod:`cp_sudoku.constraints.automaton`; state: the
+tallest building so far and the buildings seen), so that the reference
+backtracker prunes it by its layers rather than a table of permutations.
+"""
 
 from __future__ import annotations
 
@@ -6,21 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cp_sudoku.constraints.base import (
-    Constraint,
-    Mark,
-    cell_token,
-    parse_cells,
-    parse_int,
-    register,
-)
+from cp_sudoku.constraints.automaton import Automaton, State
+from cp_sudoku.constraints.base import Mark, head_and_cells, parse_int, register
 from cp_sudoku.constraints.unit import name_of, name_token
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 
 @register
 @dataclass(frozen=True)
-class Visibility(Constraint):
+class Visibility(Automaton):
     """A Skyscraper clue: looking along ``cells`` (nearest first), ``count`` buildings are seen.
 
     A building is seen when it is taller than every building before it;
@@ -69,6 +68,23 @@ class Visibility(Constraint):
         """No more than ``count`` seen so far."""
         return self.seen(prefix) <= self.count
 
+    def start(self) -> State:
+        """Nothing seen: (tallest so far, buildings seen)."""
+        return (0, 0)
+
+    def step(self, state: State, value: int) -> State | None:
+        """A building taller than every one before is seen; dead past ``count`` seen."""
+        tallest, seen = state  # type: ignore[misc]
+        if value <= tallest:
+            return state
+        if seen == self.count:
+            return None
+        return (value, seen + 1)
+
+    def accept(self, state: State) -> bool:
+        """Exactly ``count`` seen."""
+        return state[1] == self.count  # type: ignore[index]
+
     def describe(self) -> str:
         """``clue 3 seen from the left of r2c1``."""
         where = f" from the {self.side}" if self.side else ""
@@ -80,17 +96,15 @@ class Visibility(Constraint):
 
     def to_text(self) -> str:
         """``visibility <count> <side> <cell> ...`` (nearest cell first; ``-``: no side)."""
-        head = [self.type_name, str(self.count), name_token(self.side)]
-        return " ".join(head + [cell_token(c) for c in self.cells])
+        return self.text_line(self.count, name_token(self.side))
 
     @classmethod
     def from_text(cls, tokens: list[str], where: str) -> Visibility:
         """``<count> <side> <cell> ...``."""
-        if len(tokens) < 3:
-            raise PuzzleError(f"{where}: expected visibility <count> <side> <cell> ...")
-        count = parse_int(tokens[0], where, "a count")
+        form = "visibility <count> <side> <cell> ..."
+        (count, side), cells = head_and_cells(tokens, where, 2, form)
         try:
-            return cls(parse_cells(tokens[2:], where), count, name_of(tokens[1]))
+            return cls(cells, parse_int(count, where, "a count"), name_of(side))
         except PuzzleError as error:
             raise PuzzleError(f"{where}: {error.message}", cells=error.cells) from None
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.deduction.state import State, Step, bits
 
 #: ALSs of at most this many cells are tried (the count of pairs grows fast past it).
@@ -66,6 +67,7 @@ def als_xz(st: State) -> Step | None:
         for d in bits(als.mask):
             by_digit.setdefault(d, []).append(als)
     for x, holding in sorted(by_digit.items()):
+        check_deadline()
         for a in holding:
             for b in holding:
                 if a is b or a.cells & b.cells or b.holders[x] & ~a.seeing[x]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.deduction.state import State, Step, bits
 from cp_sudoku.model import cell_name
 
@@ -169,6 +170,7 @@ def chain(kind: str, max_nodes: int = 20):
         for w in bits(links.present):
             if w not in links.strong:
                 continue
+            check_deadline()
             limit = len(best.nodes) - 1 if best else max_nodes
             found = _shortest_from(links, w, limit)
             if found is not None:
@@ -240,6 +242,7 @@ def forcing_chains(st: State) -> Step | None:
 
     def branch(k: int) -> tuple[int, int, dict[int, int]]:
         if k not in reach:
+            check_deadline()
             reach[k] = _reach(links, k)
         return reach[k]
 

@@ -41,9 +41,11 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
+from cp_sudoku.constraints.base import OutOfTime, check_deadline, compile_deadline
 from cp_sudoku.deduction import basic
 from cp_sudoku.deduction.als import als_xz
 from cp_sudoku.deduction.chains import chain, forcing_chains
@@ -202,32 +204,50 @@ def explain(
         max_rating: stop (``above``) before a step rated above this; the step that
             would come next is still listed, last.
     """
-    st = State.start(puzzle, structure(puzzle))
-    index = puzzle.index
     deadline = None if time_limit is None else time.process_time() + time_limit
     steps: list[Step] = []
-    outcome = "stalled"
-    while len(steps) < max_steps:
-        problem = _contradiction(st)
-        if problem is not None:
-            return Explanation(tuple(steps), "contradiction", _left(st), problem)
-        if all(st.placed):
-            return Explanation(tuple(steps), "solved")
-        if deadline is not None and time.process_time() > deadline:
+    st: State | None = None
+    with compile_deadline(deadline, time.process_time) if deadline else nullcontext():
+        try:  # the clock is also read inside long techniques and a type's allowed values
+            st = State.start(puzzle, structure(puzzle))
+            outcome = _walk(st, steps, max_steps, max_rating)
+        except OutOfTime:
             outcome = "timeout"
-            break
-        step = next((s for _, _, find in TECHNIQUES if (s := find(st)) is not None), None)
-        if step is None:
-            break
-        steps.append(step)
-        if max_rating is not None and step.rating > max_rating:
-            outcome = "above"
-            break
-        st.apply(step, index)
+    if st is None:
+        return Explanation((), outcome, {}, "before the first step")
+    if outcome == "solved":
+        return Explanation(tuple(steps), outcome)
     left = _left(st)
+    problem = _contradiction(st)
+    if problem is not None:
+        return Explanation(tuple(steps), "contradiction", left, problem)
     first = min(left, key=lambda c: (len(left[c]), c))
     where = f"{cell_name(first)} {{{','.join(map(str, left[first]))}}}"
     return Explanation(tuple(steps), outcome, left, where)
+
+
+def _walk(st: State, steps: list[Step], max_steps: int, max_rating: float | None) -> str:
+    """Take steps on ``st`` (appended to ``steps``) until the outcome, which is returned.
+
+    Raises:
+        OutOfTime: the deadline in force passed (checked between steps and inside
+            the long techniques).
+    """
+    index = st.puzzle.index
+    while len(steps) < max_steps:
+        if _contradiction(st) is not None:
+            return "contradiction"
+        if all(st.placed):
+            return "solved"
+        check_deadline()
+        step = next((s for _, _, find in TECHNIQUES if (s := find(st)) is not None), None)
+        if step is None:
+            return "stalled"
+        steps.append(step)
+        if max_rating is not None and step.rating > max_rating:
+            return "above"
+        st.apply(step, index)
+    return "stalled"
 
 
 def _left(st: State) -> dict[Cell, tuple[int, ...]]:

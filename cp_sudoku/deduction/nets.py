@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.deduction import basic
 from cp_sudoku.deduction.chains import length_bonus
 from cp_sudoku.deduction.state import State, Step, bits
@@ -101,6 +102,7 @@ def propagate(st: State, level: int) -> tuple[bool, int]:
 
 
 def _after(st: State, i: int, d: int, level: int) -> tuple[State, bool, int]:
+    check_deadline()
     trial = st.copy()
     trial.place(i, d)
     return (trial, *propagate(trial, level))

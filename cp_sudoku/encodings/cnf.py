@@ -71,15 +71,17 @@ auxiliary ones), so only distinct grids are counted.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
+from typing import Any
 
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table
-from cp_sudoku.constraints.automaton import Automaton, State
+from cp_sudoku.constraints.automaton import Automaton
 from cp_sudoku.constraints.outside import Sandwich, XSum
 from cp_sudoku.encodings.dispatch import Step, compile_rules
+from cp_sudoku.encodings.size import MAX_CLAUSES, check_clauses, within
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import (
     Cage,
@@ -180,6 +182,8 @@ def to_cnf(puzzle: Puzzle, encoding: str = "optimised") -> Cnf:
 
     Raises:
         UsageError: an unknown encoding name.
+        EncodingTooLarge: more than :data:`~cp_sudoku.encodings.size.MAX_CLAUSES` clauses
+            (estimated before writing the units, counted after each other constraint).
     """
     if encoding not in ENCODINGS:
         raise UsageError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
@@ -195,6 +199,7 @@ class _Writer:
         index = puzzle.index
         simplify = encoding == "optimised"
         domains = candidates(puzzle) if simplify else [list(puzzle.values)] * len(puzzle.cells)
+        check_clauses(puzzle, domains, "CNF")
         self.fixed = {index[c]: v for c, v in puzzle.givens.items()} if simplify else {}
         self.literal: list[dict[int, int]] = []
         self.top = 0
@@ -216,8 +221,12 @@ class _Writer:
                 self.clauses.extend([-a, -b] for a, b in combinations(lits.values(), 2))
         if not simplify:
             self.clauses.extend([self.literal[index[c]][v]] for c, v in puzzle.givens.items())
-        compile_rules(puzzle, self, NATIVE, "sat")
+        compile_rules(puzzle, self, NATIVE, "sat", bound=self.bound)
         self.cnf = Cnf(self.top, self.clauses, self.literal, self.fixed, puzzle.cells, encoding)
+
+    def bound(self) -> None:
+        """Stop once the clauses written pass :data:`~cp_sudoku.encodings.size.MAX_CLAUSES`."""
+        within(len(self.clauses), MAX_CLAUSES, "clauses", "CNF")
 
     def members(self, constraint: Constraint) -> list[int]:
         index = self.puzzle.index
@@ -306,7 +315,7 @@ class _Writer:
         """A two-cell constraint: one binary clause per forbidden pair of values."""
         a, b = self.members(constraint)
         da, db = self.domain(a), self.domain(b)
-        allowed = set(constraint.allowed([da, db], self.puzzle.differ_pairs(constraint.cells)))
+        allowed = set(constraint.allowed_in(self.puzzle, [da, db]))
         for va in da:
             for vb in db:
                 if (va, vb) in allowed:
@@ -327,25 +336,41 @@ class _Writer:
         for j in range(len(steps) - 1, -1, -1):
             terms = steps[j][2] or [0]
             low[j], high[j] = low[j + 1] + min(terms), high[j + 1] + max(terms)
+
+        def move(j: int, total: int, value: int) -> int | None:
+            reached = total + steps[j][0] * value
+            return (
+                reached if _can_meet(linear, reached + low[j + 1], reached + high[j + 1]) else None
+            )
+
+        self.layered(members, 0, move)
+
+    def layered(
+        self, members: Sequence[int], start: Hashable, move: Callable[[int, Any, int], Any]
+    ) -> None:
+        """Layered states over the cells ``members`` in order (Bacchus, CP 2007): a
+        literal per reachable state of each layer, from ``start``; the state and the
+        digit of cell ``members[j]`` imply the next state ``move(j, state, digit)``, and
+        a digit with no move (None) is excluded from that state."""
         true = self.new()
         self.clauses.append([true])
-        layer = {0: true}
-        for j, (k, i, _) in enumerate(steps):
-            after: dict[int, int] = {}
-            for total, p in layer.items():
+        current: dict[Any, int] = {start: true}
+        for j, i in enumerate(members):
+            following: dict[Any, int] = {}
+            for state, p in current.items():
                 for value in self.domain(i):
                     x = self.lit(i, value)
                     if x == 0:
                         continue
-                    reached = total + k * value
                     given = [-x] if x is not None else []
-                    if not _can_meet(linear, reached + low[j + 1], reached + high[j + 1]):
+                    after = move(j, state, value)
+                    if after is None:
                         self.clauses.append([-p, *given])
                         continue
-                    if reached not in after:
-                        after[reached] = self.new()
-                    self.clauses.append([-p, *given, after[reached]])
-            layer = after
+                    if after not in following:
+                        following[after] = self.new()
+                    self.clauses.append([-p, *given, following[after]])
+            current = following
 
     def new(self) -> int:
         """A fresh auxiliary variable."""
@@ -405,8 +430,7 @@ class _Writer:
         domains = [self.domain(i) for i in members]
         support: dict[tuple[int, int], list[int]] = {}
         selectors: list[int] = []
-        differ = self.puzzle.differ_pairs(constraint.cells)
-        for values in constraint.allowed(domains, differ):
+        for values in constraint.allowed_in(self.puzzle, domains):
             self.top += 1
             selectors.append(self.top)
             for i, value in zip(members, values, strict=True):
@@ -426,30 +450,11 @@ class _Writer:
                 self.clauses.append([-x, *support.get((i, value), [])])
 
     def automaton(self, rule: Automaton) -> None:
-        """Layered states (Bacchus, CP 2007): a literal per reachable state of each layer;
-        state and digit imply the next state, a digit with no live move is excluded."""
-        true = self.new()
-        self.clauses.append([true])
+        """The automaton's live moves as layered states (:meth:`layered`)."""
         members = self.members(rule)
         layers = rule.layers([self.domain(i) for i in members])
-        current = {rule.start(): true}
-        for i, moves in zip(members, layers, strict=True):
-            step = {(state, value): after for state, value, after in moves}
-            following: dict[State, int] = {}
-            for state, p in current.items():
-                for value in self.domain(i):
-                    x = self.lit(i, value)
-                    if x == 0:
-                        continue
-                    given = [-x] if x is not None else []
-                    after = step.get((state, value))
-                    if after is None:
-                        self.clauses.append([-p, *given])
-                        continue
-                    if after not in following:
-                        following[after] = self.new()
-                    self.clauses.append([-p, *given, following[after]])
-            current = following
+        steps = [{(state, value): after for state, value, after in moves} for moves in layers]
+        self.layered(members, rule.start(), lambda j, state, value: steps[j].get((state, value)))
 
 
 def _can_meet(linear: Linear, low: int, high: int) -> bool:

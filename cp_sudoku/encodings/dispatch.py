@@ -23,28 +23,38 @@ Step = Callable[[Any, Any], None]
 
 
 def compile_rules(
-    puzzle: Puzzle, writer: object, native: Mapping[type[Constraint], Step], name: str
+    puzzle: Puzzle,
+    writer: object,
+    native: Mapping[type[Constraint], Step],
+    name: str,
+    *,
+    bound: Callable[[], None] | None = None,
 ) -> None:
     """Compile every constraint of ``puzzle`` (:attr:`Puzzle.constraints` order) into
     ``writer`` through ``native`` (see the module docstring); ``name`` is the back end's
-    or format's, for the reason of a decline.
+    or format's, for the reason of a decline.  ``bound``, when given, is called after
+    each constraint (a writer's size check: it raises to stop).
 
     Raises:
         Unsupported: a part ``native`` has no step for (``not supported by NAME: ...``);
             :class:`~cp_sudoku.constraints.TableTooLarge` past the table cap;
-            :class:`~cp_sudoku.constraints.base.OutOfTime` past the compile deadline.
+            :class:`~cp_sudoku.constraints.base.OutOfTime` past the compile deadline;
+            whatever ``bound`` raises.
     """
     for constraint in puzzle.constraints:
+        check_deadline()
         step = native.get(type(constraint))
         if step is not None:
             step(writer, constraint)
-            continue
-        for part in constraint.decompose(puzzle):
-            part_step = native.get(type(part))
-            if part_step is None:
-                raise Unsupported(
-                    f"not supported by {name}: {constraint.describe()} "
-                    f"({type(part).__name__} has no {name} encoding)"
-                )
-            part_step(writer, part)
-        check_deadline()
+        else:
+            for part in constraint.decompose(puzzle):
+                part_step = native.get(type(part))
+                if part_step is None:
+                    raise Unsupported(
+                        f"not supported by {name}: {constraint.describe()} "
+                        f"({type(part).__name__} has no {name} encoding)"
+                    )
+                part_step(writer, part)
+        if bound is not None:
+            bound()
+    check_deadline()

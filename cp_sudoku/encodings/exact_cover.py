@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cp_sudoku.encodings.size import MAX_CELL_VALUES, within
 from cp_sudoku.model import Puzzle, Unit, Unsupported, cell_name
 
 
@@ -52,11 +53,13 @@ def to_exact_cover(puzzle: Puzzle) -> ExactCover:
 
     Raises:
         Unsupported: the puzzle has constraints other than all-different units.
+        EncodingTooLarge: more than :data:`~cp_sudoku.encodings.size.MAX_CELL_VALUES` options.
     """
     other = sorted({type(c).__name__ for c in puzzle.constraints if not isinstance(c, Unit)})
     if other:
         raise Unsupported(f"exact cover holds all-different units only, not {', '.join(other)}")
     values = list(puzzle.values)
+    within(len(puzzle.cells) * len(values), MAX_CELL_VALUES, "options", "exact cover")
     columns = [cell_name(cell) for cell in puzzle.cells]
     primary = [True] * len(columns)
     unit_columns: list[dict[int, int]] = []

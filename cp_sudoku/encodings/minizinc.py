@@ -13,7 +13,11 @@ The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
   0 (empty) the cells left over;
 - a cage: ``sum``, ``product``, ``abs(a - b)``, ``a = k * b \\/ b = k * a``,
   ``=``; a hidden operator (``?``) as the disjunction of the operations it
-  may stand for; a distinct cage adds ``all_different``;
+  may stand for; a distinct cage adds ``all_different``.  A product whose
+  bound (the largest value to the power of the cells) reaches 2**62 is
+  chained through partial products in ``1..target`` (values >= 1): MiniZinc
+  would otherwise write bounds past 64 bits, which Gecode cannot read.  Such
+  a cage with a target past Gecode's integers (:data:`GECODE_MAX`) is declined;
 - a :class:`~cp_sudoku.model.Relation`: ``<``, ``abs(a - b) > 1``,
   ``abs(a - b) = k``, the ratio disjunction;
 - a :class:`~cp_sudoku.model.Visibility` clue: the buildings seen, each a
@@ -34,7 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cp_sudoku.constraints import AllDifferent, Linear, Pair, Relation, Table
+from cp_sudoku.constraints import AllDifferent, Linear
 from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.text import TextWriter
 from cp_sudoku.model import (
@@ -43,9 +47,13 @@ from cp_sudoku.model import (
     Puzzle,
     SparseUnit,
     Unit,
+    Unsupported,
     Visibility,
     cell_name,
 )
+
+#: The largest integer Gecode holds (``Gecode::Int::Limits::max``).
+GECODE_MAX = 2**31 - 2
 
 
 @dataclass(frozen=True)
@@ -118,7 +126,7 @@ class _Writer(TextWriter):
         op = "=" if linear.op == "==" else linear.op
         self.rule(f"sum([{terms}]) {op} {linear.rhs}", linear.describe())
 
-    def table(self, constraint: Pair | Table) -> None:
+    def table(self, constraint: Constraint) -> None:
         rows = constraint.allowed([list(self.puzzle.values)] * len(constraint.cells))
         flat = ", ".join(str(v) for row in rows for v in row)
         matrix = f"array2d(1..{len(rows)}, 1..{len(constraint.cells)}, [{flat}])"
@@ -134,10 +142,33 @@ class _Writer(TextWriter):
 
     def cage(self, cage: Cage) -> None:
         refs = [self.ref(c) for c in cage.cells]
+        low, high = self.puzzle.min_value, self.puzzle.max_value
+        if cage.op == "*" and max(abs(low), abs(high)) ** len(refs) >= 2**62:
+            # MiniZinc bounds product([...]) by high ** len, past 64 bits here, and Gecode
+            # reads no integer past GECODE_MAX.  A product of values >= 1 to a target
+            # Gecode holds is chained through partial products in 1..target.
+            if low < 1 or not 1 <= cage.target <= GECODE_MAX:
+                raise Unsupported(
+                    f"not supported by minizinc: {cage.describe()}: a product that may reach "
+                    f"{high}**{len(refs)}, past 64 bits, to a target past Gecode's integers "
+                    f"(at most {GECODE_MAX:,})"
+                )
+            refs = self.partial_products(refs, cage.target)
         text = _operation(cage.op, refs, cage.target)
         if cage.distinct and len(refs) > 1:
             text += f" /\\ all_different({self.array(cage)})"
         self.rule(text, cage.describe())
+
+    def partial_products(self, refs: list[str], target: int) -> list[str]:
+        """``[p, x_last]`` with ``p`` the product of every reference but the last, chained
+        through new variables ``p_k`` in ``1..target`` (``p_1 = x_1 * x_2``, ...)."""
+        partial = refs[0]
+        for x in refs[1:-1]:
+            name = f"p_{len(self.lines)}"
+            self.lines.append(f"var 1..{target}: {name};")
+            self.rule(f"{name} = {partial} * {x}", "partial product")
+            partial = name
+        return [partial, refs[-1]]
 
     def visibility(self, clue: Visibility) -> None:
         cells = self.array(clue)
@@ -151,17 +182,7 @@ class _Writer(TextWriter):
 
 
 #: The step of each constraint class; other types go through their decomposition.
-NATIVE: dict[type[Constraint], Step] = {
-    Unit: _Writer.unit,
-    AllDifferent: _Writer.unit,
-    SparseUnit: _Writer.sparse_unit,
-    Cage: _Writer.cage,
-    Relation: _Writer.relation,
-    Visibility: _Writer.visibility,
-    Linear: _Writer.linear,
-    Pair: _Writer.table,
-    Table: _Writer.table,
-}
+NATIVE: dict[type[Constraint], Step] = _Writer.native()
 
 
 def _operation(op: str, refs: list[str], target: int) -> str:

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table, Visibility
 from cp_sudoku.encodings.dispatch import Step, compile_rules
+from cp_sudoku.encodings.size import MAX_MIP_CELL_VALUES, cell_values, within
 from cp_sudoku.model import (
     Cage,
     Constraint,
@@ -133,6 +134,10 @@ def to_mip(puzzle: Puzzle, *, reduce_domains: bool = True) -> Mip:
     ``reduce_domains``: a cell's binaries are its candidates only (the values
     no given peer holds; a given cell has one); without it every cell has one
     binary per value and each given is a row.
+
+    Raises:
+        EncodingTooLarge: more than :data:`~cp_sudoku.encodings.size.MAX_MIP_CELL_VALUES`
+            binaries.
     """
     return _Builder(puzzle, reduce_domains).mip
 
@@ -147,6 +152,7 @@ class _Builder:
         domains = candidates(puzzle) if reduce_domains else [full] * len(puzzle.cells)
         # a cell left without candidates keeps every value: the rows then prove "none"
         self.domains = [values or full for values in domains]
+        within(cell_values(puzzle, self.domains), MAX_MIP_CELL_VALUES, "cell values", "MIP")
         for cell, values in zip(puzzle.cells, self.domains, strict=True):
             name = cell_name(cell)
             mip.cell_vars.append({v: mip.add_var(f"x_{name}_{v}") for v in values})
@@ -245,7 +251,7 @@ class _Builder:
     def table(self, constraint: Constraint) -> None:
         positions = self.positions(constraint)
         domains = [self.domains[i] for i in positions]
-        tuples = constraint.allowed(domains, self.puzzle.differ_pairs(constraint.cells))
+        tuples = constraint.allowed_in(self.puzzle, domains)
         self.tables += 1
         label = f"t{self.tables}"
         chosen = [self.mip.add_var(f"{label}_{k}") for k in range(len(tuples))]

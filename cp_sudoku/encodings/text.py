@@ -1,12 +1,15 @@
 """What the writers of a puzzle as a text model (MiniZinc, XCSP3) share: the
-array ``x`` of the cells, a cell's reference into it, and a relation's rule."""
+array ``x`` of the cells, a cell's reference into it, a relation's rule, and the
+table of the steps each writes natively (:meth:`TextWriter.native`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import ClassVar
 
-from cp_sudoku.model import Cell, Puzzle, Relation
+from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table
+from cp_sudoku.encodings.dispatch import Step
+from cp_sudoku.model import Cage, Cell, Constraint, Puzzle, Relation, SparseUnit, Unit, Visibility
 
 
 class TextWriter:
@@ -39,3 +42,44 @@ class TextWriter:
         a, b = (self.ref(c) for c in relation.cells)
         text = self.RELATIONS[relation.op].format(a=a, b=b, k=relation.value)
         self.rule(text, relation.describe())
+
+    def unit(self, unit: Unit | AllDifferent) -> None:
+        """Write an all-different rule."""
+        raise NotImplementedError
+
+    def sparse_unit(self, unit: SparseUnit) -> None:
+        """Write a sparse unit: each height 1..top once, the other cells 0."""
+        raise NotImplementedError
+
+    def cage(self, cage: Cage) -> None:
+        """Write a cage."""
+        raise NotImplementedError
+
+    def visibility(self, clue: Visibility) -> None:
+        """Write a Skyscrapers clue."""
+        raise NotImplementedError
+
+    def linear(self, linear: Linear) -> None:
+        """Write a linear (in)equality."""
+        raise NotImplementedError
+
+    def table(self, constraint: Constraint) -> None:
+        """Write the allowed tuples of ``constraint`` (a Pair, a Table, or any type)."""
+        raise NotImplementedError
+
+    @classmethod
+    def native(cls) -> dict[type[Constraint], Step]:
+        """The step of each constraint class the language writes natively (the
+        ``NATIVE`` table of :func:`~cp_sudoku.encodings.dispatch.compile_rules`); other
+        types go through their decomposition."""
+        return {
+            Unit: cls.unit,
+            AllDifferent: cls.unit,
+            SparseUnit: cls.sparse_unit,
+            Cage: cls.cage,
+            Relation: cls.relation,
+            Visibility: cls.visibility,
+            Linear: cls.linear,
+            Pair: cls.table,
+            Table: cls.table,
+        }

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 from xml.sax.saxutils import quoteattr
 
-from cp_sudoku.constraints import AllDifferent, Linear, Pair, Relation, Table, Visibility
+from cp_sudoku.constraints import AllDifferent, Linear, Visibility
 from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.text import TextWriter
 from cp_sudoku.model import (
@@ -135,10 +135,13 @@ class _Writer(TextWriter):
     def rule(self, text: str, note: str) -> None:
         self.element("intension", note, f" {text} ")
 
+    def visibility(self, clue: Visibility) -> None:
+        self.table(clue)
+
     def table(self, constraint: Constraint) -> None:
         index = self.puzzle.index
         domains = [self.domains[index[c]] or list(self.puzzle.values) for c in constraint.cells]
-        tuples = constraint.allowed(domains, self.puzzle.differ_pairs(constraint.cells))
+        tuples = constraint.allowed_in(self.puzzle, domains)
         if len(constraint.cells) == 1:
             supports = " ".join(str(t[0]) for t in tuples)
         else:
@@ -152,17 +155,7 @@ class _Writer(TextWriter):
 
 
 #: The step of each constraint class; other types go through their decomposition.
-NATIVE: dict[type[Constraint], Step] = {
-    Unit: _Writer.unit,
-    AllDifferent: _Writer.unit,
-    SparseUnit: _Writer.sparse_unit,
-    Cage: _Writer.cage,
-    Relation: _Writer.relation,
-    Visibility: _Writer.table,
-    Linear: _Writer.linear,
-    Pair: _Writer.table,
-    Table: _Writer.table,
-}
+NATIVE: dict[type[Constraint], Step] = _Writer.native()
 
 
 def _comment(text: str) -> str:

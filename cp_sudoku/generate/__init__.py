@@ -16,7 +16,14 @@
 - :mod:`.blanked`: the older blanked-grid helpers (no uniqueness) used by benchmarks.
 """
 
-from cp_sudoku.generate.making import Generated, GenerationBug, OutOfTries, Request, make
+from cp_sudoku.generate.making import (
+    Generated,
+    GenerationBug,
+    OutOfTries,
+    Request,
+    TimedOut,
+    make,
+)
 from cp_sudoku.generate.rules import KINDS
 from cp_sudoku.generate.stream import generate
 from cp_sudoku.generate.symmetry import SYMMETRIES
@@ -28,6 +35,7 @@ __all__ = [
     "GenerationBug",
     "OutOfTries",
     "Request",
+    "TimedOut",
     "generate",
     "make",
 ]

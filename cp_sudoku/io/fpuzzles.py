@@ -321,7 +321,7 @@ def _negative(reader: Reader, key: str) -> Iterator[Constraint]:
 
 def _edge(reader: Reader, key: str) -> Iterator[Constraint]:
     cls = _type_of(key)
-    default = {"difference": 1, "ratio": 2}.get(key)
+    default = getattr(cls, "default", None)  # a plain dot's value (EdgeMark.default)
     for where, item in reader.items(key):
         cells = reader.cells(item.get("cells"), where)
         if len(cells) != 2:
@@ -460,7 +460,7 @@ def _outside(reader: Reader, key: str) -> Iterator[Constraint]:
                 raise PuzzleError(f"{where}: direction must be UR, UL, DR or DL, got {direction!r}")
             if all(0 <= x < reader.n for x in clue):
                 raise PuzzleError(
-                    f"{where}: a clue must stand outside the grid, got {item['cell']}"
+                    f"{where}: a clue must stand outside the grid, got {cell_name(clue)}"
                 )
             cells = _outside_cells(reader, where, clue, steps[direction])
             if total is not None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from cp_sudoku.constraints.linebase import repeated
 from cp_sudoku.model import Cell, PuzzleError, cell_name
 
 #: What each two-cell edge key draws.
@@ -33,11 +34,9 @@ def cells_words(cells: Sequence[Cell]) -> str:
 
 def distinct(where: str, cells: Sequence[Cell]) -> None:
     """Refuse a cell listed twice."""
-    seen: set[Cell] = set()
-    for cell in cells:
-        if cell in seen:
-            raise PuzzleError(f"{where}: {cell_name(cell)} is listed twice", cells=[cell])
-        seen.add(cell)
+    cell = repeated(cells)
+    if cell is not None:
+        raise PuzzleError(f"{where}: {cell_name(cell)} is listed twice", cells=[cell])
 
 
 def edge(where: str, key: str, cells: Sequence[Cell]) -> None:

@@ -25,7 +25,9 @@ def candidates_one(text: str, options: Options, per_candidate: int = 0) -> dict[
         InputError: the text is not exactly one readable puzzle.
     """
     _, puzzle = _one_puzzle(text, options)
-    return true_candidates(puzzle, per_candidate=per_candidate).record()
+    return true_candidates(
+        puzzle, per_candidate=per_candidate, time_limit=options.time_limit
+    ).record()
 
 
 def suggest_one(text: str, options: Options) -> dict[str, Any]:
@@ -36,7 +38,8 @@ def suggest_one(text: str, options: Options) -> dict[str, Any]:
         InputError: the text is not exactly one readable puzzle.
     """
     _, puzzle = _one_puzzle(text, options)
-    return suggest(puzzle, options.plan().built()).record()
+    plan = options.plan()
+    return suggest(puzzle, plan.lineup(puzzle, plan.built())).record()
 
 
 def why_one(text: str, options: Options) -> dict[str, Any]:
@@ -72,12 +75,14 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
         "check": verdict_record(entry, verdict, checked.mismatch),
         "drawing": drawing(puzzle, found[0] if found else None),
         "second": _layout(puzzle, found[1]) if len(found) > 1 else None,
-        "candidates": true_candidates(puzzle, per_candidate=per_candidate).record(),
+        "candidates": true_candidates(
+            puzzle, per_candidate=per_candidate, time_limit=options.time_limit
+        ).record(),
         "suggestion": None,
         "core": None,
     }
     if verdict.status == "multiple":
-        record["suggestion"] = suggest(puzzle, backends).record()
+        record["suggestion"] = suggest(puzzle, plan.lineup(puzzle, backends)).record()
     elif verdict.status == "none" and verdict.agree:
         core: Core = why_none(puzzle)
         record["core"] = core.record()

@@ -20,9 +20,9 @@ from cp_sudoku.backends import Backend
 from cp_sudoku.cli import exits
 from cp_sudoku.cli.options import Reading, jobs_option, reading_options, time_limit_option
 from cp_sudoku.cli.report import ms
-from cp_sudoku.cli.runs import outcomes
+from cp_sudoku.cli.runs import each_puzzle
 from cp_sudoku.io import Entry
-from cp_sudoku.model import PuzzleError
+from cp_sudoku.model import Puzzle, PuzzleError
 from cp_sudoku.run import Plan, of_status
 from cp_sudoku.verify.certificate import SUFFIX, certificate_name, certificate_paths
 from cp_sudoku.verify.certify import Certified, certify
@@ -117,18 +117,16 @@ def prove(
     checker_version()  # the proof checker is installed, before any work starts
     work = partial(certify_entry, out=out, explain=explain, force=force)
     plan = Plan(backends=(), time_limit=time_limit)
-    code = exits.OK
-    with outcomes(puzzle_or_file, reading, work, plan, jobs=jobs) as found:
-        for outcome in found:
-            entry, done = outcome.entry, outcome.value
-            if done is None or isinstance(done, PuzzleError):
-                click.echo(f"cp-sudoku: error: {entry.error or done}", err=True)
-                code = max(code, exits.BAD_INPUT)
-                continue
-            exits.tally().finish(click.echo, _line(entry, done))
-            failed = done.path is None or done.failures
-            code = max(code, exits.UNKNOWN if failed else of_status(done.status))
-    sys.exit(code)
+
+    def show(entry: Entry, puzzle: Puzzle, done: Certified | PuzzleError) -> int:
+        if isinstance(done, PuzzleError):
+            click.echo(f"cp-sudoku: error: {done}", err=True)
+            return exits.BAD_INPUT
+        exits.tally().finish(click.echo, _line(entry, done))
+        failed = done.path is None or done.failures
+        return exits.UNKNOWN if failed else of_status(done.status)
+
+    sys.exit(each_puzzle(puzzle_or_file, reading, work, plan, show, jobs=jobs))
 
 
 @click.command()

@@ -24,7 +24,9 @@ from typing import Any
 
 from pysat.solvers import Solver
 
-from cp_sudoku.backends.base import check_limits
+from cp_sudoku.backends.base import Clock, check_limits
+from cp_sudoku.backends.sat import Stopper
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
 from cp_sudoku.encodings.cnf import to_cnf
 from cp_sudoku.model import Cell, Grid, Puzzle, UsageError, cell_name, violations
 
@@ -43,7 +45,9 @@ class TrueCandidates:
     - ``grids``: the distinct solutions found, each re-checked by the checker;
     - ``refuted``: candidates refuted by a SAT call (beyond those the givens
       remove directly);
-    - ``calls``: SAT calls made; ``seconds``: wall-clock time.
+    - ``calls``: SAT calls made; ``seconds``: wall-clock time;
+    - ``stopped``: ``time limit`` when the time limit stopped the search (the
+      status is then ``unknown``), else None.
     """
 
     values: Mapping[Cell, tuple[int, ...]]
@@ -54,17 +58,22 @@ class TrueCandidates:
     refuted: int
     calls: int
     seconds: float
+    stopped: str | None = None
 
     @property
     def status(self) -> str:
-        """``none`` (no solution), ``unique`` (one candidate per cell) or ``multiple``."""
+        """``none`` (no solution), ``unique`` (one candidate per cell), ``multiple``, or
+        ``unknown`` (stopped by the time limit before every candidate was decided)."""
+        if self.stopped is not None:
+            return "unknown"
         if not self.grids:
             return "none"
         return "unique" if all(len(v) == 1 for v in self.values.values()) else "multiple"
 
     def record(self) -> dict[str, Any]:
         """JSON-ready: status, ``candidates`` (rXcY -> values), ``counts`` (rXcY -> value ->
-        count, with ``cap``), ``solutions_seen``, ``refuted``, ``sat_calls``, ``seconds``."""
+        count, with ``cap``), ``solutions_seen``, ``refuted``, ``sat_calls``, ``seconds``,
+        ``stopped``."""
         out: dict[str, Any] = {
             "status": self.status,
             "candidates": {cell_name(c): list(v) for c, v in self.values.items()},
@@ -72,6 +81,7 @@ class TrueCandidates:
             "refuted": self.refuted,
             "sat_calls": self.calls,
             "seconds": round(self.seconds, 6),
+            "stopped": self.stopped,
         }
         if self.cap:
             counts: dict[str, dict[str, int]] = {}
@@ -82,57 +92,48 @@ class TrueCandidates:
         return out
 
 
-def true_candidates(puzzle: Puzzle, *, per_candidate: int = 0) -> TrueCandidates:
+def true_candidates(
+    puzzle: Puzzle, *, per_candidate: int = 0, time_limit: float | None = None
+) -> TrueCandidates:
     """The true candidates of every cell of ``puzzle`` (module docstring).
 
     Args:
         per_candidate: count the solutions using each candidate up to this
             many (0: do not count).
+        time_limit: wall-clock seconds (None: no limit), read while compiling and
+            by an interrupt of the solver (the sat back end's
+            :class:`~cp_sudoku.backends.sat.Stopper`).  Past it the result is
+            ``unknown`` (``stopped``): the candidates shown are true, the others
+            not all refuted.
 
     Raises:
-        UsageError: ``per_candidate`` is negative or not an integer.
+        UsageError: ``per_candidate`` is negative or not an integer; a time limit
+            that is not a positive number.
         RuntimeError: the solver returned a grid the checker rejects (a bug).
     """
     if per_candidate:
         check_limits(per_candidate, None)
     elif per_candidate != 0:
         raise UsageError(f"per_candidate must be an integer >= 0, got {per_candidate!r}")
-    start = time.perf_counter()
-    cnf = to_cnf(puzzle, "optimised")
+    clock = Clock(check_limits(1, time_limit))
     grids: dict[Grid, int] = {}
     witnesses: dict[tuple[int, int], int] = {}
-    refuted = calls = 0
     counts: dict[tuple[Cell, int], int] = {}
-    with Solver(name=SOLVER, bootstrap_with=cnf.clauses) as sat:
-
-        def found() -> Grid:
-            grid = cnf.decode(sat.get_model())
-            broken = violations(puzzle, grid)
-            if broken:
-                raise RuntimeError(f"{SOLVER} returned a grid that is not a solution: {broken[0]}")
-            return grid
-
-        def witness(grid: Grid) -> None:
-            number = grids.setdefault(grid, len(grids))
-            for i, value in enumerate(grid):
-                witnesses.setdefault((i, value), number)
-
-        calls += 1
-        if sat.solve():
-            witness(found())
-            for i, lits in enumerate(cnf.literal):
-                for value, x in lits.items():
-                    if (i, value) in witnesses:
-                        continue
-                    calls += 1
-                    if sat.solve(assumptions=[x]):
-                        witness(found())
-                    else:
-                        refuted += 1
-                        sat.add_clause([-x])  # a refuted candidate is false in every solution
-            if per_candidate:
-                counts, extra = _counts(puzzle, sat, cnf, witnesses, per_candidate)
-                calls += extra
+    tally = [0, 0]  # SAT calls, refuted
+    stopped = None
+    try:
+        with compile_deadline(clock.deadline):
+            cnf = to_cnf(puzzle, "optimised")
+        with Solver(name=SOLVER, bootstrap_with=cnf.clauses) as sat:
+            stopper = Stopper(sat, clock)
+            try:
+                _search(puzzle, cnf, _Calls(stopper, tally), grids, witnesses)
+                if per_candidate and grids:
+                    counts = _counts(puzzle, _Calls(stopper, tally), cnf, witnesses, per_candidate)
+            finally:
+                stopper.close()
+    except OutOfTime:
+        stopped = "time limit"
     values: dict[Cell, list[int]] = {cell: [] for cell in puzzle.cells}
     for i, value in sorted(witnesses):
         values[puzzle.cells[i]].append(value)
@@ -142,18 +143,73 @@ def true_candidates(puzzle: Puzzle, *, per_candidate: int = 0) -> TrueCandidates
         cap=per_candidate,
         witnesses={(puzzle.cells[i], v): n for (i, v), n in witnesses.items()},
         grids=tuple(grids),
-        refuted=refuted,
-        calls=calls,
-        seconds=time.perf_counter() - start,
+        refuted=tally[1],
+        calls=tally[0],
+        seconds=time.perf_counter() - clock.start,
+        stopped=stopped,
     )
 
 
+class _Calls:
+    """The solver's calls, counted in ``tally[0]``, stopped by ``stopper``'s clock."""
+
+    def __init__(self, stopper: Stopper, tally: list[int]) -> None:
+        self.stopper = stopper
+        self.sat = stopper.sat
+        self.tally = tally
+
+    def solve(self, assumptions: list[int]) -> bool:
+        """The answer under ``assumptions``.
+
+        Raises:
+            OutOfTime: the time limit passed first.
+        """
+        self.tally[0] += 1
+        answer = self.stopper.solve(assumptions)
+        if answer is None:
+            raise OutOfTime("the time limit passed")
+        return answer
+
+
+def _search(
+    puzzle: Puzzle,
+    cnf: Any,
+    calls: _Calls,
+    grids: dict[Grid, int],
+    witnesses: dict[tuple[int, int], int],
+) -> None:
+    """Fill ``grids`` and ``witnesses``: one call per candidate no solution has used yet."""
+    sat = calls.sat
+
+    def witness() -> None:
+        grid = cnf.decode(sat.get_model())
+        broken = violations(puzzle, grid)
+        if broken:
+            raise RuntimeError(f"{SOLVER} returned a grid that is not a solution: {broken[0]}")
+        number = grids.setdefault(grid, len(grids))
+        for i, value in enumerate(grid):
+            witnesses.setdefault((i, value), number)
+
+    if not calls.solve([]):
+        return
+    witness()
+    for i, lits in enumerate(cnf.literal):
+        for value, x in lits.items():
+            if (i, value) in witnesses:
+                continue
+            if calls.solve([x]):
+                witness()
+            else:
+                calls.tally[1] += 1
+                sat.add_clause([-x])  # a refuted candidate is false in every solution
+
+
 def _counts(
-    puzzle: Puzzle, sat: Solver, cnf: Any, witnesses: dict[tuple[int, int], int], cap: int
-) -> tuple[dict[tuple[Cell, int], int], int]:
-    """Solutions using each kept candidate, up to ``cap``; and the SAT calls made."""
+    puzzle: Puzzle, calls: _Calls, cnf: Any, witnesses: dict[tuple[int, int], int], cap: int
+) -> dict[tuple[Cell, int], int]:
+    """Solutions using each kept candidate, up to ``cap`` (the calls counted in ``calls``)."""
+    sat = calls.sat
     counts: dict[tuple[Cell, int], int] = {}
-    calls = 0
     top = max(cnf.num_vars, sat.nof_vars())
     for i, value in sorted(witnesses):
         if i in cnf.fixed:
@@ -162,8 +218,7 @@ def _counts(
         activation, x = top, cnf.literal[i][value]
         n = 0
         while n < cap:
-            calls += 1
-            if not sat.solve(assumptions=[activation, x]):
+            if not calls.solve([activation, x]):
                 break
             n += 1
             blocking = cnf.blocking_clause(cnf.decode(sat.get_model()))
@@ -179,4 +234,4 @@ def _counts(
         total = min(min(per_cell.values(), default=1), cap)
         for i, value in cnf.fixed.items():
             counts[(puzzle.cells[i], value)] = total
-    return counts, calls
+    return counts

@@ -38,6 +38,12 @@ class GenerateRequest(BaseModel):
     seed: int = Field(0, description="Puzzle k depends only on the seed and k.")
     count: int = Field(1, ge=1, le=MAX_COUNT, description=f"Puzzles, 1..{MAX_COUNT}.")
     max_tries: int = Field(200, ge=1, le=2000, description="Drafts per puzzle for a grade.")
+    time_limit: float | None = Field(
+        None,
+        gt=0,
+        description="Wall-clock seconds per puzzle; default and cap: --max-time-limit. "
+        "A puzzle not made in time is listed under `failed`.",
+    )
 
 
 def generate_records(fields: dict[str, Any]) -> dict[str, Any]:
@@ -65,6 +71,7 @@ def generate_records(fields: dict[str, Any]) -> dict[str, Any]:
         minimal=fields["minimal"],
         target=parse_target(fields["grade"], fields["rating"]),
         max_tries=fields["max_tries"],
+        time_limit=fields["time_limit"],
     )
     made, failed = [], []
     for result in stream(request, fields["count"], seed=fields["seed"]):
@@ -79,6 +86,9 @@ def generate_records(fields: dict[str, Any]) -> dict[str, Any]:
 async def generate(request: GenerateRequest, runner: RunnerDep, settings: SettingsDep) -> Response:
     """Unique, minimal puzzles (cross-checked by the default back ends) of a kind,
     symmetry and grade: each as in `generate --json` (variant `text`, one `line` for a
-    plain Sudoku, `solution`, `grade`, `seed` and `index`)."""
-    record = await runner.call(as_json, generate_records, request.model_dump())
+    plain Sudoku, `solution`, `grade`, `seed` and `index`); `failed` says which were
+    not made (out of tries, or past `time_limit`)."""
+    fields = request.model_dump()
+    fields["time_limit"] = settings.limits.time_limit(request.time_limit)
+    record = await runner.call(as_json, generate_records, fields)
     return Response(record, media_type="application/json")

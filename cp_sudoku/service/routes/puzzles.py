@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from cp_sudoku.service import solving
 from cp_sudoku.service.errors import error
-from cp_sudoku.service.runner import as_json
+from cp_sudoku.service.routes import record_answer
 from cp_sudoku.service.schema import PuzzleRequest, options
 from cp_sudoku.service.state import OwnerDep, RunnerDep, SettingsDep, StoreDep
 
@@ -28,17 +28,13 @@ async def check(
     drawing: Annotated[bool, Query(description="Add what the page draws.")] = False,
 ) -> Response:
     """One line of `check --json` for the puzzle, plus its rendered grids."""
-    chosen = options(request, settings.limits, 2)
-    record = await runner.call(as_json, solving.check_one, request.puzzle, chosen, drawing)
-    return Response(record, media_type="application/json")
+    return await record_answer(request, runner, settings, 2, solving.check_one, drawing)
 
 
 @router.post("/v1/count")
 async def count(request: PuzzleRequest, runner: RunnerDep, settings: SettingsDep) -> Response:
     """The record of `count --json`: distinct solutions up to `limit` (default 1000)."""
-    chosen = options(request, settings.limits, 1000)
-    record = await runner.call(as_json, solving.count_one, request.puzzle, chosen)
-    return Response(record, media_type="application/json")
+    return await record_answer(request, runner, settings, 1000, solving.count_one)
 
 
 @router.post("/v1/export", response_class=PlainTextResponse)

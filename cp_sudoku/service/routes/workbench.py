@@ -9,8 +9,8 @@ from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from cp_sudoku.service import setter
-from cp_sudoku.service.runner import as_json
-from cp_sudoku.service.schema import PuzzleRequest, options
+from cp_sudoku.service.routes import record_answer
+from cp_sudoku.service.schema import PuzzleRequest
 from cp_sudoku.service.state import RunnerDep, SettingsDep
 
 router = APIRouter(tags=["workbench"])
@@ -34,28 +34,20 @@ async def candidates(
     per_candidate: PerCandidate = 0,
 ) -> Response:
     """The record of `candidates --json`: each cell's true candidates, exact."""
-    chosen = options(request, settings.limits, 2)
-    record = await runner.call(
-        as_json, setter.candidates_one, request.puzzle, chosen, per_candidate
-    )
-    return Response(record, media_type="application/json")
+    return await record_answer(request, runner, settings, 2, setter.candidates_one, per_candidate)
 
 
 @router.post("/v1/suggest")
 async def suggest(request: PuzzleRequest, runner: RunnerDep, settings: SettingsDep) -> Response:
     """The record of `suggest --json`: givens that make a multiple puzzle unique, checked."""
-    chosen = options(request, settings.limits, 2)
-    record = await runner.call(as_json, setter.suggest_one, request.puzzle, chosen)
-    return Response(record, media_type="application/json")
+    return await record_answer(request, runner, settings, 2, setter.suggest_one)
 
 
 @router.post("/v1/why")
 async def why(request: PuzzleRequest, runner: RunnerDep, settings: SettingsDep) -> Response:
     """Why there is no solution: a minimal core of givens and constraints (checked by
     another back end) and the deduction steps to a contradiction."""
-    chosen = options(request, settings.limits, 2)
-    record = await runner.call(as_json, setter.why_one, request.puzzle, chosen)
-    return Response(record, media_type="application/json")
+    return await record_answer(request, runner, settings, 2, setter.why_one)
 
 
 @router.post("/v1/workbench")
@@ -67,6 +59,4 @@ async def workbench(
 ) -> Response:
     """The page's workbench view: the verdict (with `differ` and the count in words), the
     drawing, the true candidates, and a suggestion (multiple) or the core (none)."""
-    chosen = options(request, settings.limits, 2)
-    record = await runner.call(as_json, setter.workbench_one, request.puzzle, chosen, per_candidate)
-    return Response(record, media_type="application/json")
+    return await record_answer(request, runner, settings, 2, setter.workbench_one, per_candidate)

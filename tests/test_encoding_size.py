@@ -1,0 +1,134 @@
+"""Encodings are bounded before they are built: past its bound a back end declines the
+puzzle with a reason naming the bound (cp_sudoku.encodings.size), never runs out of memory.
+The runs of whole grids in a 2 GiB address space are in tests/test_input_bounds.py."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import prod
+
+import pytest
+
+from cp_sudoku.backends import get_backend
+from cp_sudoku.backends.minizinc import INSTALL, missing
+from cp_sudoku.constraints import TableTooLarge
+from cp_sudoku.constraints.base import TABLE_CELLS
+from cp_sudoku.encodings.cnf import to_cnf
+from cp_sudoku.encodings.exact_cover import to_exact_cover
+from cp_sudoku.encodings.mip import to_mip
+from cp_sudoku.encodings.size import (
+    MAX_CELL_VALUES,
+    EncodingTooLarge,
+    cell_values,
+    measures,
+    unit_clauses,
+)
+from cp_sudoku.kinds.futoshiki import futoshiki
+from cp_sudoku.kinds.kenken import kenken
+from cp_sudoku.kinds.sudoku import sudoku
+from cp_sudoku.model import Cage, Puzzle, candidates
+
+
+def test_the_unit_clause_estimate_is_the_cnf_of_the_units() -> None:
+    """Without givens every clause of the optimised CNF is a cell's or a unit's."""
+    for puzzle in (futoshiki(7, ()), sudoku("." * 81)):
+        assert unit_clauses(puzzle, candidates(puzzle)) == len(to_cnf(puzzle).clauses)
+    assert measures(futoshiki(36, ())) == {
+        "cells": 1296,
+        "cell_values": 46_656,
+        "unit_clauses": 2_453_328,
+    }
+
+
+def test_givens_count_only_their_candidates() -> None:
+    puzzle = sudoku("1" + "." * 80)
+    # the given cell keeps one value; its 20 peers lose the given's
+    assert cell_values(puzzle) == 80 * 9 + 1 - 20
+
+
+@pytest.mark.parametrize(
+    ("backend", "n", "says"),
+    [
+        ("sat", 42, "CNF: the encoding would hold 4,561,704 clauses, over the bound of 4,000,000"),
+        ("cpsat", 70, "cpsat: the encoding would hold 343,000 cell values, over the bound"),
+        ("mip", 40, "MIP: the encoding would hold 64,000 cell values, over the bound of 50,000"),
+        ("dlx", 40, "dlx: the encoding would hold 7,488,000 conflict entries, over the bound"),
+    ],
+)
+def test_a_back_end_declines_an_encoding_past_its_bound(backend: str, n: int, says: str) -> None:
+    result = get_backend(backend).solve(futoshiki(n, ()), time_limit=30)
+    assert (result.status, result.stopped) == ("unknown", "declined")
+    assert result.reason is not None and says in result.reason
+
+
+def test_the_encoders_refuse_before_building() -> None:
+    big = futoshiki(100, ())
+    with pytest.raises(EncodingTooLarge, match="148,530,000 clauses"):
+        to_cnf(big)
+    with pytest.raises(EncodingTooLarge, match="1,000,000 cell values"):
+        to_mip(big)
+    with pytest.raises(EncodingTooLarge, match=f"over the bound of {MAX_CELL_VALUES:,}"):
+        to_exact_cover(big)
+
+
+def test_differ_pairs_are_the_peer_pairs_in_order() -> None:
+    puzzle = sudoku("." * 81)
+    cells = [puzzle.cells[i] for i in (0, 1, 9, 10, 40, 80, 8, 72)]
+    expected = [
+        (i, j) for i, j in combinations(range(len(cells)), 2) if cells[j] in puzzle.peers[cells[i]]
+    ]
+    assert puzzle.differ_pairs(cells) == expected
+
+
+def test_a_table_wider_than_its_bound_is_declined_before_enumerating() -> None:
+    n = 11
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    wide = Cage(cells, "?", n * n * (n + 1) // 2)
+    with pytest.raises(TableTooLarge, match=f"tables span at most {TABLE_CELLS} cells"):
+        wide.allowed([list(range(1, n + 1))] * len(cells))
+    puzzle = kenken(n, [(wide.target, "?", cells)])
+    result = get_backend("backtrack").solve(puzzle, time_limit=30)
+    assert (result.status, result.stopped) == ("unknown", "declined")
+    assert "121 cells: tables span at most 100 cells" in (result.reason or "")
+
+
+def _kenken_20_with_a_product_over_15_cells() -> Puzzle:
+    """A valid 20 x 20 KenKen: a Latin square, a product cage over r1c1-r1c15 (a target
+    of 14 digits; its bound 20**15 passes 64 bits), every other cell a one-cell cage."""
+    n = 20
+    square = [[(r + c) % n + 1 for c in range(n)] for r in range(n)]
+    big = [(0, c) for c in range(15)]
+    cages = [(prod(square[0][c] for _, c in big), "*", big)]
+    cages += [
+        (square[r][c], "=", [(r, c)]) for r in range(n) for c in range(n) if (r, c) not in big
+    ]
+    return kenken(n, cages)
+
+
+@pytest.mark.parametrize(
+    "backend",
+    [
+        "cpsat",
+        "minizinc",
+        pytest.param("sat", marks=pytest.mark.slow),
+        pytest.param("backtrack", marks=pytest.mark.slow),
+        pytest.param("mip", marks=pytest.mark.slow),
+    ],
+)
+def test_a_20x20_kenken_with_a_huge_product_gets_an_honest_answer(backend: str) -> None:
+    """CP-SAT chains the product (it refused the model before) and proves it unique;
+    MiniZinc declines a target past Gecode's integers (it crashed reading the FlatZinc);
+    the table back ends are still enumerating the cage's tuples at the time limit."""
+    if backend == "minizinc" and missing() is not None:
+        pytest.skip(f"minizinc is not installed: {INSTALL}")
+    puzzle = _kenken_20_with_a_product_over_15_cells()
+    result = get_backend(backend).solve(puzzle, time_limit=5)
+    if backend == "cpsat":
+        assert result.status == "unique", result
+        assert result.solutions[0][:15] == tuple(range(1, 16))
+    elif backend == "minizinc":
+        assert (result.status, result.stopped) == ("unknown", "declined")
+        assert "past Gecode's integers" in (result.reason or "")
+    else:
+        assert (result.status, result.stopped) == ("unknown", "time limit"), result
+        assert result.seconds < 10
