@@ -275,3 +275,21 @@ def test_a_plain_9x9_line_reads_as_the_general_grammar_reads_it() -> None:
         assert parse_line(text, box=(3, 3)) == parse_line(text, alphabet="1-9", box=(3, 3))
     with pytest.raises(PuzzleError, match=r"81: unexpected symbol 'x'"):
         parse_line("." * 80 + "x")
+
+
+def test_a_grid_past_9x9_without_an_alphabet_reads_back_as_written() -> None:
+    """Grids given as numbers are written as numbers (``alphabet: numbers``): single
+    symbols are ambiguous past 9 x 9 and impossible past 36 x 36."""
+    from cp_sudoku.io import to_text
+    from cp_sudoku.kinds.jigsaw import jigsaw
+
+    n = 100
+    regions = [r // 10 * 10 + c // 10 for r in range(n) for c in range(n)]
+    for puzzle in (
+        sudoku([0] * 256),
+        sudoku([5] + [0] * 624),
+        jigsaw([c + 1 for c in range(n)] + [0] * (n * n - n), regions),
+    ):
+        text = to_text(puzzle)
+        assert text.splitlines()[1] == "alphabet: numbers"
+        assert parse_text(text) == puzzle
