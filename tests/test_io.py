@@ -14,8 +14,9 @@ from conftest import check_all
 from cp_sudoku import parse_line, read_file, sudoku
 from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.io import READERS, parse_text, read_text
+from cp_sudoku.io import READERS, parse_text, read_text, to_text
 from cp_sudoku.kinds import KINDS
+from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.model import PuzzleError, UsageError, is_solution, violations
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -280,9 +281,6 @@ def test_a_plain_9x9_line_reads_as_the_general_grammar_reads_it() -> None:
 def test_a_grid_past_9x9_without_an_alphabet_reads_back_as_written() -> None:
     """Grids given as numbers are written as numbers (``alphabet: numbers``): single
     symbols are ambiguous past 9 x 9 and impossible past 36 x 36."""
-    from cp_sudoku.io import to_text
-    from cp_sudoku.kinds.jigsaw import jigsaw
-
     n = 100
     regions = [r // 10 * 10 + c // 10 for r in range(n) for c in range(n)]
     for puzzle in (
