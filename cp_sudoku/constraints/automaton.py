@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from cp_sudoku.constraints.base import Constraint
+from cp_sudoku.constraints.base import Constraint, TableTooLarge, check_deadline
 
 State = Hashable
+#: The most moves the layers of one rule may hold (about 100 bytes each); past it a back
+#: end declines the puzzle, as for a table past its cap.
+MAX_MOVES = 1_000_000
 #: Per position: (state, value, next state) moves that can still reach acceptance.
 Layers = list[list[tuple[State, int, State]]]
 
@@ -62,17 +65,27 @@ class Automaton(Constraint):
         which an accepting state can be reached by the end.  With ``distinct`` (cells
         that share a unit), a run repeats no value: a state is then the pair (the
         automaton's state, the frozenset of values read so far).
+
+        Raises:
+            TableTooLarge: more than :data:`MAX_MOVES` moves (the values read so far
+                make up to 2**n states on a line of n cells), found before they are kept.
+            OutOfTime: past the deadline of :func:`~cp_sudoku.constraints.base.compile_deadline`.
         """
         start = self.start()
         reach: list[set[State]] = [{(start, frozenset()) if distinct else start}]
         moves: Layers = []
+        total = 0
         for values in domains:
             found = []
             for state in reach[-1]:
+                check_deadline()
                 for value in values:
                     after = self._next(state, value, distinct)
                     if after is not None:
                         found.append((state, value, after))
+                if total + len(found) > MAX_MOVES:
+                    raise TableTooLarge(f"layers for {self.describe()} exceed {MAX_MOVES:,} moves")
+            total += len(found)
             moves.append(found)
             reach.append({after for _, _, after in found})
         alive = {s for s in reach[-1] if self.accept(s[0] if distinct else s)}  # type: ignore[index]
