@@ -4,6 +4,7 @@ The runs of whole grids in a 2 GiB address space are in tests/test_input_bounds.
 
 from __future__ import annotations
 
+import time
 from itertools import combinations
 from math import prod
 
@@ -145,3 +146,19 @@ def test_automaton_layers_past_their_cap_are_declined(monkeypatch: pytest.Monkey
         clue.layers([list(range(1, 10))] * 9, distinct=True)
     result = get_backend("backtrack").solve(puzzle, time_limit=30)
     assert (result.status, result.stopped) == ("unknown", "declined")
+
+
+def test_a_wide_symmetric_table_is_declined_at_its_first_tuple() -> None:
+    """A product over a whole row of a 9 x 9 KenKen: the cells differ, so one tuple found
+    means 9! = 362,880 of them, past the cap, without enumerating 200,000 first."""
+    n = 9
+    row = [(0, c) for c in range(n)]
+    rest = [(r, c) for r in range(1, n) for c in range(n)]
+    puzzle = kenken(n, [(362_880, "*", row)] + [((r + c) % n + 1, "=", [(r, c)]) for r, c in rest])
+    started = time.perf_counter()
+    result = get_backend("sat").solve(puzzle, time_limit=60)
+    assert (result.status, result.stopped) == ("unknown", "declined")
+    assert "exceeds 200000 tuples (each of the 9! orders of a tuple is one)" in (
+        result.reason or ""
+    )
+    assert time.perf_counter() - started < 30  # a hang bound: enumerating 200,000 took minutes

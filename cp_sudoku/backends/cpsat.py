@@ -82,7 +82,8 @@ class _Builder:
         model = self.model = cp_model.CpModel()
         if reduce_domains:
             self.domains = candidates(puzzle)
-            within(cell_values(puzzle, self.domains), MAX_CELL_VALUES, "cell values", "CP-SAT model")
+            size = cell_values(puzzle, self.domains)
+            within(size, MAX_CELL_VALUES, "cell values", "CP-SAT model")
             self.vars = [
                 model.new_int_var_from_domain(
                     cp_model.Domain.from_values(values or list(puzzle.values)), f"r{r + 1}c{c + 1}"
