@@ -100,8 +100,26 @@ def _check_back_end(backend: str, name: str, n: int) -> None:
         assert is_solution(puzzle, grid)
 
 
-@pytest.mark.parametrize("backend", BACK_ENDS)
-@pytest.mark.parametrize("name", TYPES)
+#: ``mip`` counts by solving one MIP per solution, each with a no-good cut: 4x4 examples
+#: with more solutions than this run under the slow mark (72 to 144 solutions took 1 to
+#: 4.7 s of CPU each, 17 of the file's 28 s; docs/performance.md, "Test suite time").
+MIP_DEFAULT_COUNT = 48
+
+
+def _four_by_four(name: str, backend: str) -> bool:
+    """Whether the 4x4 run of ``name`` on ``backend`` is in the default suite."""
+    return backend != "mip" or brute_force(with_examples(name, 4)) <= MIP_DEFAULT_COUNT
+
+
+@pytest.mark.parametrize(
+    ("name", "backend"),
+    [
+        (name, backend) if _four_by_four(name, backend) else
+        pytest.param(name, backend, marks=pytest.mark.slow)
+        for name in TYPES
+        for backend in BACK_ENDS
+    ],
+)  # fmt: skip
 def test_every_type_on_every_back_end_counts_as_brute_force(name: str, backend: str) -> None:
     _check_back_end(backend, name, 4)
 

@@ -61,32 +61,48 @@ def test_notebook_has_one_parameter_cell_at_the_top() -> None:
     assert tagged[0] == first_code
 
 
-def test_notebook_runs_with_tiny_samples(data: Path) -> None:
+def run_notebook(sections: int | None = None) -> list[NotebookNode]:
+    """Execute the notebook with :data:`TINY` injected after its parameter cell, up to the
+    start of section ``sections + 1`` (all of it when None); the executed code cells.
+    Raises CellExecutionError, naming the cell, if any cell raises."""
     import nbformat
     from nbclient import NotebookClient
 
     notebook = read_notebook()
     at = next(i for i, c in enumerate(notebook.cells) if "parameters" in c.metadata.get("tags", []))
     notebook.cells.insert(at + 1, nbformat.v4.new_code_cell(TINY))
+    if sections is not None:
+        heading = f"## {sections + 1}. "
+        end = next(i for i, c in enumerate(notebook.cells) if c.source.startswith(heading))
+        notebook.cells = notebook.cells[:end]
     client = NotebookClient(
         notebook,
         timeout=600,
         kernel_name="python3",
         resources={"metadata": {"path": str(NOTEBOOK.parent)}},
     )
-    client.execute()  # raises CellExecutionError, naming the cell, if any cell raises
-    errors = [
-        output
-        for cell in notebook.cells
-        if cell.cell_type == "code"
-        for output in cell.outputs
-        if output.output_type == "error"
-    ]
+    client.execute()
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    errors = [output for cell in code for output in cell.outputs if output.output_type == "error"]
     assert not errors
-    images = sum(
-        "image/png" in output.get("data", {})
-        for cell in notebook.cells
-        if cell.cell_type == "code"
-        for output in cell.outputs
-    )
-    assert images >= 16  # one per figure: the sections all drew
+    return code
+
+
+def images(cells: list[NotebookNode]) -> int:
+    """Figures drawn by the executed cells."""
+    return sum("image/png" in output.get("data", {}) for cell in cells for output in cell.outputs)
+
+
+def test_notebook_parameters_imports_and_first_section_run(data: Path) -> None:
+    """The default run's representative: the set-up cells and section 1, whose figure and
+    tables come from the tutorial puzzles on every default back end."""
+    cells = run_notebook(sections=1)
+    assert images(cells) == 1  # section 1's effort bars
+    tables = [o for cell in cells for o in cell.outputs if "text/html" in o.get("data", {})]
+    assert len(tables) >= 3  # the plain search, every back end side by side, the hard puzzle
+    assert "unique" in tables[1]["data"]["text/html"]
+
+
+@pytest.mark.slow  # every section: about 36 s of CPU, a tenth of the default suite's
+def test_notebook_runs_with_tiny_samples(data: Path) -> None:
+    assert images(run_notebook()) >= 16  # one per figure: the sections all drew

@@ -36,6 +36,7 @@ def test_cluster_values() -> None:
             parse_cluster(bad)
 
 
+@pytest.mark.slow  # two runs of 120 puzzles and a cluster (11 s of CPU); .ci/run runs it
 def test_jobs_and_a_local_cluster_write_the_same_rows(tmp_path: Path) -> None:
     source = write_puzzles(tmp_path / "p.txt", 120, bad=(5,))
     common = ["check", str(source), "--slice-lines", "20", "--backend", "sat", "--backend", "cpsat"]
@@ -73,6 +74,7 @@ def test_a_cluster_without_output_prints_the_lines_of_jobs(tmp_path: Path) -> No
     assert len(found["--jobs"]) == 60 and found["--jobs"][4].endswith("invalid")
 
 
+@pytest.mark.slow  # 240 puzzles on backtrack-plain and a cluster; .ci/run runs it
 def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path, data: Path) -> None:
     source = write_puzzles(tmp_path / "p.txt", 240)
     plan = Plan(("backtrack-plain",))  # slow enough that a slice is still running when killed

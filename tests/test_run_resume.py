@@ -70,7 +70,14 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("how", [["--jobs", "2"], ["--cluster", "local:2"]])
+@pytest.mark.parametrize(
+    "how",
+    [
+        ["--jobs", "2"],
+        # a Dask cluster's start and stop cost 14 s of CPU: slow (.ci/run runs it)
+        pytest.param(["--cluster", "local:2"], marks=pytest.mark.slow),
+    ],
+)
 def test_ctrl_c_keeps_every_finished_slice_and_resume_equals_a_whole_run(
     tmp_path: Path, how: list[str]
 ) -> None:

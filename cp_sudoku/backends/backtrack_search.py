@@ -83,7 +83,7 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
             rule = Layers(members, constraint, puzzle.values, shift, distinct)
         else:
             domains = [list(puzzle.values)] * len(members)
-            tuples = constraint.allowed(domains, puzzle.differ_pairs(constraint.cells))
+            tuples = constraint.allowed_in(puzzle, domains)
             rule = Tuples(members, [[v + shift for v in t] for t in tuples], n)
         for i in members:
             cages_of[i].append(len(cages))

@@ -201,8 +201,7 @@ class Constraint:
             TableTooLarge: the table passes :data:`TABLE_CAP` tuples.
         """
         domains = [list(puzzle.values)] * len(self.cells)
-        tuples = self.allowed(domains, puzzle.differ_pairs(self.cells))
-        return (Table(self.cells, tuple(tuples)),)
+        return (Table(self.cells, tuple(self.allowed_in(puzzle, domains))),)
 
     def marks(self) -> tuple[Mark, ...]:
         """What to draw for it (default: nothing drawn)."""
@@ -230,6 +229,24 @@ class Constraint:
         """A few small instances on a ``rows`` x ``cols`` grid (4x4, 6x6), for tests."""
         return ()
 
+    def allowed_in(self, puzzle: Rules, domains: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """:meth:`allowed` over ``domains``, the cells that share a unit of ``puzzle``
+        differing (its peers are looked up only for a table of at most
+        :data:`TABLE_CELLS` cells).
+
+        Raises:
+            TableTooLarge, OutOfTime: as :meth:`allowed`.
+        """
+        self._check_width()
+        return self.allowed(domains, puzzle.differ_pairs(self.cells))
+
+    def _check_width(self) -> None:
+        if len(self.cells) > TABLE_CELLS:
+            raise TableTooLarge(
+                f"table for a {type(self).__name__.lower()} of {len(self.cells):,} cells: "
+                f"tables span at most {TABLE_CELLS} cells"
+            )
+
     def allowed(
         self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
     ) -> list[tuple[int, ...]]:
@@ -244,12 +261,8 @@ class Constraint:
                 :data:`TABLE_CELLS` cells.
             OutOfTime: past the deadline of :func:`compile_deadline`.
         """
+        self._check_width()
         size = len(self.cells)
-        if size > TABLE_CELLS:
-            raise TableTooLarge(
-                f"table for a {type(self).__name__.lower()} of {size:,} cells: tables span "
-                f"at most {TABLE_CELLS} cells"
-            )
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
         for i, j in pairs:
@@ -413,6 +426,10 @@ class Table(Constraint):
     def holds(self, values: Sequence[int]) -> bool:
         """``values`` is one of the tuples."""
         return tuple(values) in self._set  # type: ignore[attr-defined]
+
+    def allowed_in(self, puzzle: Rules, domains: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """:meth:`allowed`: the tuples are listed, so no peer is needed."""
+        return self.allowed(domains)
 
     def allowed(
         self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
