@@ -7,15 +7,17 @@ from functools import cache
 from itertools import product
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cp_sudoku.backends.backtrack import BacktrackBackend
-from cp_sudoku.backends.backtrack_rules import DigitSets, Layers, Rule, Tuples, mask
-from cp_sudoku.constraints import Visibility
+from cp_sudoku.backends.backtrack_rules import DISTINCT_MOVES, DigitSets, Layers, Rule, Tuples, mask
+from cp_sudoku.constraints import TableTooLarge, Visibility
 from cp_sudoku.constraints.automaton import Automaton
 from cp_sudoku.constraints.outside import Sandwich, XSum
 from cp_sudoku.io import read_file
+from cp_sudoku.kinds.skyscrapers import skyscrapers
 from cp_sudoku.kinds.sudoku import sudoku
 
 N = 5
@@ -135,3 +137,19 @@ def test_an_equal_puzzle_of_other_tuples_shares_the_compiled_structure() -> None
     assert backend.compiled(rebuilt) is first  # equal tuples: by value
     other = replace(puzzle, constraints=puzzle.constraints[:-1])
     assert backend.compiled(other) is not first
+
+
+def test_a_12x12_skyscrapers_takes_the_clues_alone_past_the_distinct_cap() -> None:
+    n = 12
+    square = [[(r + c) % n + 1 for c in range(n)] for r in range(n)]
+    clues = {
+        "left": [Visibility.seen(row) for row in square],
+        "top": [Visibility.seen([square[r][c] for r in range(n)]) for c in range(n)],
+    }
+    puzzle = skyscrapers(n, clues)
+    clue = puzzle.of_type(Visibility)[0]
+    with pytest.raises(TableTooLarge):
+        clue.layers([puzzle.values] * n, distinct=True, cap=DISTINCT_MOVES)
+    result = BacktrackBackend().solve(puzzle, time_limit=120)  # a hang guard
+    assert result.status == "unique"
+    assert result.solutions[0] == tuple(v for row in square for v in row)
