@@ -225,6 +225,22 @@ class Constraint:
         raise PuzzleError(f"{where}: {cls.type_name} has no text form")
 
     @classmethod
+    def number_then_cells(cls: type[C], tokens: list[str], where: str, what: str) -> C:
+        """``cls(cells, number)`` from the tokens ``<number> <cell> ...`` (a :meth:`from_text`
+        for types built from their cells and one number: ``what`` names it).
+
+        Raises:
+            PuzzleError: no cell, a token that does not fit, or the type's own refusal,
+                located at ``where``.
+        """
+        form = f"{cls.type_name} <{what}> <cell> ..."
+        try:
+            (number,), cells = head_and_cells(tokens, where, 1, form)
+            return cls(cells, parse_int(number, where, f"a {what}"))  # type: ignore[call-arg]
+        except PuzzleError as error:
+            raise error.located(where) from None
+
+    @classmethod
     def examples(cls: type[C], rows: int, cols: int) -> tuple[C, ...]:
         """A few small instances on a ``rows`` x ``cols`` grid (4x4, 6x6), for tests."""
         return ()
