@@ -17,8 +17,7 @@ The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
   bound (the largest value to the power of the cells) reaches 2**62 is
   chained through partial products in ``1..target`` (values >= 1): MiniZinc
   would otherwise write bounds past 64 bits, which Gecode cannot read.  Such
-  a cage with a target past Gecode's integers (:data:`GECODE_MAX`), or with a
-  hidden operator, is declined;
+  a cage with a target past Gecode's integers (:data:`GECODE_MAX`) is declined;
 - a :class:`~cp_sudoku.model.Relation`: ``<``, ``abs(a - b) > 1``,
   ``abs(a - b) = k``, the ratio disjunction;
 - a :class:`~cp_sudoku.model.Visibility` clue: the buildings seen, each a
@@ -144,11 +143,11 @@ class _Writer(TextWriter):
     def cage(self, cage: Cage) -> None:
         refs = [self.ref(c) for c in cage.cells]
         low, high = self.puzzle.min_value, self.puzzle.max_value
-        if cage.op in "*?" and max(abs(low), abs(high)) ** len(refs) >= 2**62:
+        if cage.op == "*" and max(abs(low), abs(high)) ** len(refs) >= 2**62:
             # MiniZinc bounds product([...]) by high ** len, past 64 bits here, and Gecode
             # reads no integer past GECODE_MAX.  A product of values >= 1 to a target
             # Gecode holds is chained through partial products in 1..target.
-            if cage.op == "?" or low < 1 or not 1 <= cage.target <= GECODE_MAX:
+            if low < 1 or not 1 <= cage.target <= GECODE_MAX:
                 raise Unsupported(
                     f"not supported by minizinc: {cage.describe()}: a product that may reach "
                     f"{high}**{len(refs)}, past 64 bits, to a target past Gecode's integers "
