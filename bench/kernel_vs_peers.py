@@ -105,7 +105,7 @@ def measure(name: str, args: argparse.Namespace) -> dict[str, object]:
         k for k in range(len(texts)) if len({found[k] for found in counts.values()}) > 1
     ]
     for k in disagreements[:10]:
-        print(f"  disagreement on {name} #{k + 1}: {({s: c[k] for s, c in counts.items()})}")
+        print(f"  disagreement on {name} #{k + 1}: { ({s: c[k] for s, c in counts.items()}) }")
     solves = len(texts) * args.rounds
     record: dict[str, object] = {
         "dataset": name,

@@ -5,10 +5,12 @@ The runs of whole grids in a 2 GiB address space are in tests/test_input_bounds.
 from __future__ import annotations
 
 from itertools import combinations
+from math import prod
 
 import pytest
 
 from cp_sudoku.backends import get_backend
+from cp_sudoku.backends.minizinc import INSTALL, missing
 from cp_sudoku.constraints import TableTooLarge
 from cp_sudoku.constraints.base import TABLE_CELLS
 from cp_sudoku.encodings.cnf import to_cnf
@@ -24,7 +26,7 @@ from cp_sudoku.encodings.size import (
 from cp_sudoku.kinds.futoshiki import futoshiki
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import Cage, candidates
+from cp_sudoku.model import Cage, Puzzle, candidates
 
 
 def test_the_unit_clause_estimate_is_the_cnf_of_the_units() -> None:
@@ -88,3 +90,45 @@ def test_a_table_wider_than_its_bound_is_declined_before_enumerating() -> None:
     result = get_backend("backtrack").solve(puzzle, time_limit=30)
     assert (result.status, result.stopped) == ("unknown", "declined")
     assert "121 cells: tables span at most 100 cells" in (result.reason or "")
+
+
+def _kenken_20_with_a_product_over_15_cells() -> Puzzle:
+    """A valid 20 x 20 KenKen: a Latin square, a product cage over r1c1-r1c15 (a target
+    of 14 digits; its bound 20**15 passes 64 bits), every other cell a one-cell cage."""
+    n = 20
+    square = [[(r + c) % n + 1 for c in range(n)] for r in range(n)]
+    big = [(0, c) for c in range(15)]
+    cages = [(prod(square[0][c] for _, c in big), "*", big)]
+    cages += [
+        (square[r][c], "=", [(r, c)]) for r in range(n) for c in range(n) if (r, c) not in big
+    ]
+    return kenken(n, cages)
+
+
+@pytest.mark.parametrize(
+    "backend",
+    [
+        "cpsat",
+        "minizinc",
+        pytest.param("sat", marks=pytest.mark.slow),
+        pytest.param("backtrack", marks=pytest.mark.slow),
+        pytest.param("mip", marks=pytest.mark.slow),
+    ],
+)
+def test_a_20x20_kenken_with_a_huge_product_gets_an_honest_answer(backend: str) -> None:
+    """CP-SAT chains the product (it refused the model before) and proves it unique;
+    MiniZinc declines a target past Gecode's integers (it crashed reading the FlatZinc);
+    the table back ends are still enumerating the cage's tuples at the time limit."""
+    if backend == "minizinc" and missing() is not None:
+        pytest.skip(f"minizinc is not installed: {INSTALL}")
+    puzzle = _kenken_20_with_a_product_over_15_cells()
+    result = get_backend(backend).solve(puzzle, time_limit=5)
+    if backend == "cpsat":
+        assert result.status == "unique", result
+        assert result.solutions[0][:15] == tuple(range(1, 16))
+    elif backend == "minizinc":
+        assert (result.status, result.stopped) == ("unknown", "declined")
+        assert "past Gecode's integers" in (result.reason or "")
+    else:
+        assert (result.status, result.stopped) == ("unknown", "time limit"), result
+        assert result.seconds < 10

@@ -136,9 +136,12 @@ def _evidence() -> object:
 def test_evidence_sample_of_every_group() -> None:
     import io
 
-    audited, failures = _evidence().run(scale=0.001, certify_every=9, out=io.StringIO())  # type: ignore[attr-defined]
+    # non-consecutive 9x9 waits 10 s twice for the backtrack stand-in: left to -m slow
+    audited, failures = _evidence().run(  # type: ignore[attr-defined]
+        scale=0.001, certify_every=9, out=io.StringIO(), leave_out=("non-consecutive 9x9",)
+    )
     assert failures == []
-    assert audited >= 25  # one puzzle per group at least
+    assert audited >= 29  # one puzzle per group at least
 
 
 @pytest.mark.slow
@@ -190,6 +193,9 @@ def test_service_generate_takes_the_time_limit(service: Any) -> None:
     assert "within the time limit of 0.3 s" in reply.json()["failed"][0]
     over = service.post("/v1/generate", json={"time_limit": 1e6})
     assert over.status_code == 422 and "time_limit" in over.json()["error"]
+    out_of_reach = service.post("/v1/generate", json={"rating": "13-14"})
+    assert out_of_reach.status_code == 422
+    assert "no puzzle rates 13 or more" in out_of_reach.json()["error"]
 
 
 def test_from_a_puzzle_without_solution_answers_none_with_its_reason(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -74,8 +74,9 @@ class MrvSearch(Search):
     Restarts tame heavy tails: the first run is deterministic (see
     :meth:`branch`); when it passes ``RESTART_TRIES`` tries, the search
     restarts with twice the budget, and so on.  Every contradiction adds
-    one to the weight of the unit where it surfaced, and the restarted runs
-    branch on the open cell with the fewest candidates per unit weight
+    one to the weight of the unit or table rule where it surfaced, and the
+    restarted runs branch on the open cell with the fewest candidates per
+    weight of its units and rules
     (dom/wdeg, Boussemart, Hemery, Lecoutre and Sais, "Boosting systematic
     search by weighting constraints", ECAI 2004), ties and value order
     drawn by a seeded generator.  Solutions found in any run are kept
@@ -85,7 +86,7 @@ class MrvSearch(Search):
 
     RESTART_TRIES = 2000
     SEED = 20061
-    weight: list[int]  # per full unit: 1 + contradictions that surfaced in it
+    weight: list[int]  # per full unit, then per table rule: 1 + contradictions there
 
     def search(self) -> None:
         c = self.c
@@ -105,8 +106,8 @@ class MrvSearch(Search):
         where = [(t.all_cells ^ given_cells) | cells for cells in with_value]
         totals = [t.all_total - given_total + total for total in total_of]
         queue = [i for i, m in enumerate(cand) if not m & (m - 1)]
-        self.weight = [1] * len(c.full_units)
-        if not self.propagate(cand, where, totals, queue, full):
+        self.weight = [1] * (len(c.full_units) + len(c.cages))
+        if not self.propagate(cand, where, totals, queue, full, None):
             return
         rng: random.Random | None = None
         budget = self.RESTART_TRIES
@@ -142,7 +143,7 @@ class MrvSearch(Search):
                 removed ^= 1 << value
                 where[value] ^= 1 << i
                 totals[value] -= mult[i]
-            if self.propagate(cand, where, totals, [i], parent[i]):
+            if self.propagate(cand, where, totals, [i], parent[i], parent):
                 self.branch(cand, where, totals, stack, rng)
             else:
                 self.backtracks += 1
@@ -211,16 +212,16 @@ class MrvSearch(Search):
         return best
 
     def weighted_choice(self, cand: list[int], open_cells: int, rng: random.Random) -> int:
-        """The open cell with fewest candidates per weight of its units (dom/wdeg);
-        ties drawn by ``rng``."""
+        """The open cell with fewest candidates per weight of its units and table rules
+        (dom/wdeg); ties drawn by ``rng``."""
         weight = self.weight
-        units_of = self.c.tables.units_of
+        weighed = self.c.tables.weighed
         best: list[int] = []
         best_score = 0.0
         while open_cells:
             i = open_cells.bit_length() - 1
             open_cells ^= 1 << i
-            score = cand[i].bit_count() / (1 + sum(weight[g] for g in units_of[i]))
+            score = cand[i].bit_count() / (1 + sum(weight[g] for g in weighed[i]))
             if not best or score < best_score:
                 best, best_score = [i], score
             elif score == best_score:
@@ -234,15 +235,18 @@ class MrvSearch(Search):
         totals: list[int],
         queue: list[int],
         changed: int,
+        settled: list[int] | None,
     ) -> bool:
         """Singles, locked candidates and cage pruning to a fixpoint, in place.
 
         ``where[v]`` has bit ``i`` set when cell ``i`` can take value
         ``v + 1``; ``totals[v]`` is that value's count vector (see
-        :class:`_Tables`); ``queue`` holds cells that became single and
+        :class:`Tables`); ``queue`` holds cells that became single and
         whose value has not yet been removed from their peers; ``changed``
         (a candidate mask) the values whose count vectors changed since the
-        last fixpoint.  False on a contradiction.
+        last fixpoint; ``settled`` the candidates at that fixpoint, where
+        every table rule was pruned (None: no rule pruned yet).  False on a
+        contradiction.
         """
         c = self.c
         t = c.tables
@@ -325,10 +329,11 @@ class MrvSearch(Search):
                 continue
             if c.cages:
                 before = cand.copy()
-                pruned = self.prune_cages(cand, queue)
+                pruned = self.prune_cages(cand, queue, settled)
                 if pruned is None:
                     return False
                 if pruned:
+                    settled = cand.copy()
                     for i, old in enumerate(before):
                         removed = old ^ cand[i]
                         changed |= removed
@@ -340,39 +345,32 @@ class MrvSearch(Search):
                     continue
             return True
 
-    def prune_cages(self, cand: list[int], queue: list[int]) -> bool | None:
-        """Keep only the candidates some allowed tuple or digit set supports.
+    def prune_cages(
+        self, cand: list[int], queue: list[int], settled: list[int] | None
+    ) -> bool | None:
+        """Prune the table rules over the cells whose candidates differ from ``settled``
+        (every rule when None), and those over the cells they prune, until none prunes.
 
         True if a candidate was removed, None on a contradiction."""
-        n = self.c.n
-        full = (1 << n) - 1
+        cages, cages_of = self.c.cages, self.c.cages_of
+        if settled is None:
+            pending = set(range(len(cages)))
+        else:
+            pending = {k for i, m in enumerate(cand) if m != settled[i] for k in cages_of[i]}
         changed = False
-        for members, allowed, digit_set in self.c.cages:
-            masks = [cand[i] for i in members]
-            if digit_set:
-                union = 0
-                for m in masks:
-                    union |= m
-                support = 0
-                for s in allowed:  # a set fits: its values all placeable, each cell meets it
-                    if not s & ~union and all(m & s for m in masks):
-                        support |= s
-                news = [m & support for m in masks]
-            else:
-                packed = 0
-                for pos, m in enumerate(masks):
-                    packed |= m << (pos * n)
-                news = [0] * len(masks)
-                for t in allowed:
-                    if t & packed == t:
-                        for pos in range(len(masks)):
-                            news[pos] |= (t >> (pos * n)) & full
-            for i, old, new in zip(members, masks, news, strict=True):
+        while pending:
+            k = pending.pop()
+            rule = cages[k]
+            masks = [cand[i] for i in rule.members]
+            news = rule.prune(masks)
+            if news is None:
+                self.weight[len(self.c.full_units) + k] += 1
+                return None
+            for i, old, new in zip(rule.members, masks, news, strict=True):
                 if new != old:
-                    if not new:
-                        return None
                     cand[i] = new
                     changed = True
+                    pending.update(cages_of[i])
                     if not new & (new - 1):
                         queue.append(i)
         return changed

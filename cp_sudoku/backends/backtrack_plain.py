@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from cp_sudoku.backends.backtrack_search import BacktrackingBackend, Search, mask, pack
+from cp_sudoku.backends.backtrack_search import BacktrackingBackend, Search
 
 
 class PlainSearch(Search):
@@ -51,13 +51,11 @@ class PlainSearch(Search):
 
     def cage_fits(self, grid: list[int], k: int) -> bool:
         """Whether table constraint ``k`` holds on ``grid``; True while a cell is blank."""
-        members, allowed, digit_set = self.c.cages[k]
-        values = [grid[i] for i in members]
+        rule = self.c.cages[k]
+        values = [grid[i] for i in rule.members]
         if 0 in values:
             return True  # checked when its last cell is placed
-        if digit_set:
-            return mask(values) in allowed
-        return pack(values, self.c.n) in allowed
+        return rule.fits(values)
 
     def search(self) -> None:
         c = self.c

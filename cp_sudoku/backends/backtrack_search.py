@@ -3,22 +3,24 @@
 Values inside the search are ``1..n`` (``n`` = the number of values); a
 puzzle whose values start at 0 (Skyscraper empty cells) is shifted up by one
 on the way in and back on the way out.  Every constraint other than a unit
-(or an all-different) becomes an allowed-tuple table (a sum cage with distinct
-values: its digit sets), pruned to generalised arc consistency by ``mrv`` and
-checked when complete by ``plain``.  A table is enumerated from the type's own
-``holds`` and ``prefix_ok``, so every type works; past the table cap the puzzle
-is declined.
+(or an all-different) becomes a table rule (:mod:`~cp_sudoku.backends.backtrack_rules`):
+a sum cage with distinct values its digit sets, an automaton clue its layered
+moves, any other its allowed tuples, enumerated from the type's own ``holds``
+and ``prefix_ok``, so every type works; past the table cap the puzzle is
+declined.  ``mrv`` prunes each rule to generalised arc consistency, ``plain``
+checks it when its cells are complete.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
 
+from cp_sudoku.backends.backtrack_rules import DigitSets, Layers, Rule, Tuples, mask
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
 from cp_sudoku.constraints import AllDifferent, Constraint, Linear, Pair, Table
+from cp_sudoku.constraints.automaton import Automaton
 from cp_sudoku.deduction.groups import group_peers
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
@@ -32,14 +34,15 @@ class PuzzleIndex:
     """A puzzle's structure as index lists (peers, full units, table constraints, locked
     candidate triples), what both search strategies run over; givens are not in it.
 
-    ``cages`` holds every table constraint (cages, relations, clues): members,
-    allowed masks, and whether the masks are digit sets.
+    ``cages`` holds every table constraint (cages, relations, clues) as a
+    :class:`~cp_sudoku.backends.backtrack_rules.Rule`; ``cages_of[i]`` the
+    indices of those over cell ``i``.
     """
 
     n: int
     peers: list[list[int]]
     full_units: list[list[int]]
-    cages: list[tuple[list[int], list[int], bool]]  # members, allowed masks, is digit-set
+    cages: list[Rule]
     cages_of: list[list[int]]
     locks: list[tuple[list[int], list[int], list[int]]]  # intersection, rest of unit, rest of other
 
@@ -64,23 +67,27 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
             peer_sets[i].update(j for j in members if j != i)
     peers = [sorted(p) for p in peer_sets]
     full_units = [[index[c] for c in u.cells] for u in differ if len(u.cells) == n]
-    cages: list[tuple[list[int], list[int], bool]] = []
+    cages: list[Rule] = []
     cages_of: list[list[int]] = [[] for _ in range(size)]
     for constraint in rules:
         if isinstance(constraint, Unit | AllDifferent):
             continue
         members = [index[c] for c in constraint.cells]
-        digit_set = isinstance(constraint, Cage) and is_distinct_sum(constraint)
-        if digit_set:
-            allowed = [mask(s) for s in digit_sets(len(members), constraint.target, n)]
+        rule: Rule
+        if isinstance(constraint, Cage) and is_distinct_sum(constraint):
+            sets = digit_sets(len(members), constraint.target, n)
+            rule = DigitSets(members, [mask(s) for s in sets])
+        elif isinstance(constraint, Automaton):
+            pairs = len(members) * (len(members) - 1) // 2
+            distinct = len(puzzle.differ_pairs(constraint.cells)) == pairs
+            rule = Layers(members, constraint, puzzle.values, shift, distinct)
         else:
             domains = [list(puzzle.values)] * len(members)
-            tuples = constraint.allowed(domains, puzzle.differ_pairs(constraint.cells))
-            # A tuple is stored as one int: the bit of each value, 'n' bits per position.
-            allowed = [pack([v + shift for v in t], n) for t in tuples]
+            tuples = constraint.allowed_in(puzzle, domains)
+            rule = Tuples(members, [[v + shift for v in t] for t in tuples], n)
         for i in members:
             cages_of[i].append(len(cages))
-        cages.append((members, allowed, digit_set))
+        cages.append(rule)
     locks = []
     for k, unit in enumerate(full_units):
         for other in full_units[k + 1 :]:
@@ -171,6 +178,12 @@ class Tables:
             for i in unit:
                 self.units_of[i].append(g)
         self.unit_bits = [bits(units) for units in self.units_of]
+        # The weights that count for a cell: its full units', then its table rules'
+        # (weight ``len(full_units) + k`` for rule ``k``).
+        self.weighed = [
+            units + [len(c.full_units) + k for k in c.cages_of[i]]
+            for i, units in enumerate(self.units_of)
+        ]
         self.lock_bits = [0] * len(c.full_units) + [
             self.unit_bits[inside[0]] & self.unit_bits[inside[1]] for inside, _, _ in c.locks
         ]
@@ -179,22 +192,6 @@ class Tables:
 def bits(cells: list[int]) -> int:
     """A set of cell indices as one int: bit ``i`` for cell ``i``."""
     return sum(1 << i for i in cells)
-
-
-def mask(values: Sequence[int] | frozenset[int]) -> int:
-    """Values ``1..n`` as one int, bit ``v - 1`` for value ``v`` (a set of digits)."""
-    mask = 0
-    for v in values:
-        mask |= 1 << (v - 1)
-    return mask
-
-
-def pack(values: Sequence[int], n: int) -> int:
-    """A tuple of values ``1..n`` as one int: ``n`` bits per position, the bit of its value."""
-    packed = 0
-    for pos, v in enumerate(values):
-        packed |= 1 << (pos * n + v - 1)
-    return packed
 
 
 class Stop(Exception):
@@ -279,15 +276,30 @@ class BacktrackingBackend(Backend):
         super().__init__(**options)
         self.max_tries: int | None = self.settings["max_tries"]
         self._compiled: dict[tuple[object, ...], PuzzleIndex] = {}
+        self._last: tuple[object, object, range, PuzzleIndex] | None = None
 
     def compiled(self, puzzle: Puzzle) -> PuzzleIndex:
-        """:func:`compile_puzzle`, kept for the last few structures (by value)."""
+        """:func:`compile_puzzle`, kept for the last few structures (by value).
+
+        The last one is first looked up by identity: puzzles of one shape usually hold
+        the very same ``cells`` and ``constraints`` tuples, and hashing them by value
+        (every cell of every unit) is a large share of the bookkeeping of an easy solve.
+        """
+        last = self._last
+        if (
+            last is not None
+            and last[0] is puzzle.cells
+            and last[1] is puzzle.constraints
+            and last[2] == puzzle.values
+        ):
+            return last[3]
         key = (puzzle.values, puzzle.cells, puzzle.constraints)
         found = self._compiled.get(key)
         if found is None:
             if len(self._compiled) >= CACHED_STRUCTURES:
                 self._compiled.pop(next(iter(self._compiled)))
             found = self._compiled[key] = compile_puzzle(puzzle)
+        self._last = (puzzle.cells, puzzle.constraints, puzzle.values, found)
         return found
 
     def cap(self, limit: int) -> int | None:

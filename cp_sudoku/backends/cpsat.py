@@ -186,7 +186,7 @@ class _Builder:
     def table(self, constraint: Constraint) -> None:
         index = self.puzzle.index
         domains = [self.domains[index[c]] for c in constraint.cells]
-        tuples = constraint.allowed(domains, self.puzzle.differ_pairs(constraint.cells))
+        tuples = constraint.allowed_in(self.puzzle, domains)
         self.model.add_allowed_assignments(self.of(constraint), tuples)
 
     def automaton(self, rule: Automaton) -> None:

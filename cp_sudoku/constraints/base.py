@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import combinations
@@ -65,16 +65,25 @@ _DEADLINE: ContextVar[tuple[float, Callable[[], float]] | None] = ContextVar(
 )
 
 
-@contextmanager
 def compile_deadline(
     at: float | None, clock: Callable[[], float] = time.perf_counter
-) -> Iterator[None]:
+) -> AbstractContextManager[None]:
     """Within the block, :meth:`Constraint.allowed`,
     :func:`~cp_sudoku.encodings.dispatch.compile_rules` and any long loop that calls
     :func:`check_deadline` raise :class:`OutOfTime` once ``clock()`` passes ``at``
     (None: no deadline).  ``clock`` is ``time.perf_counter`` (wall clock, the back
-    ends' time limits) or ``time.process_time`` (CPU, the grade's)."""
-    token = _DEADLINE.set(None if at is None else (at, clock))
+    ends' time limits) or ``time.process_time`` (CPU, the grade's).  With no
+    deadline to set and none in force, the block runs as it is (every solve of a
+    classic puzzle passes here)."""
+    if at is None and _DEADLINE.get() is None:
+        return nullcontext()
+    return _deadline_set(None if at is None else (at, clock))
+
+
+@contextmanager
+def _deadline_set(value: tuple[float, Callable[[], float]] | None) -> Iterator[None]:
+    """The deadline ``value`` in force within the block."""
+    token = _DEADLINE.set(value)
     try:
         yield
     finally:
@@ -192,8 +201,7 @@ class Constraint:
             TableTooLarge: the table passes :data:`TABLE_CAP` tuples.
         """
         domains = [list(puzzle.values)] * len(self.cells)
-        tuples = self.allowed(domains, puzzle.differ_pairs(self.cells))
-        return (Table(self.cells, tuple(tuples)),)
+        return (Table(self.cells, tuple(self.allowed_in(puzzle, domains))),)
 
     def marks(self) -> tuple[Mark, ...]:
         """What to draw for it (default: nothing drawn)."""
@@ -217,9 +225,43 @@ class Constraint:
         raise PuzzleError(f"{where}: {cls.type_name} has no text form")
 
     @classmethod
+    def number_then_cells(cls: type[C], tokens: list[str], where: str, what: str) -> C:
+        """``cls(cells, number)`` from the tokens ``<number> <cell> ...`` (a :meth:`from_text`
+        for types built from their cells and one number: ``what`` names it).
+
+        Raises:
+            PuzzleError: no cell, a token that does not fit, or the type's own refusal,
+                located at ``where``.
+        """
+        form = f"{cls.type_name} <{what}> <cell> ..."
+        try:
+            (number,), cells = head_and_cells(tokens, where, 1, form)
+            return cls(cells, parse_int(number, where, f"a {what}"))  # type: ignore[call-arg]
+        except PuzzleError as error:
+            raise error.located(where) from None
+
+    @classmethod
     def examples(cls: type[C], rows: int, cols: int) -> tuple[C, ...]:
         """A few small instances on a ``rows`` x ``cols`` grid (4x4, 6x6), for tests."""
         return ()
+
+    def allowed_in(self, puzzle: Rules, domains: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """:meth:`allowed` over ``domains``, the cells that share a unit of ``puzzle``
+        differing (its peers are looked up only for a table of at most
+        :data:`TABLE_CELLS` cells).
+
+        Raises:
+            TableTooLarge, OutOfTime: as :meth:`allowed`.
+        """
+        self._check_width()
+        return self.allowed(domains, puzzle.differ_pairs(self.cells))
+
+    def _check_width(self) -> None:
+        if len(self.cells) > TABLE_CELLS:
+            raise TableTooLarge(
+                f"table for a {type(self).__name__.lower()} of {len(self.cells):,} cells: "
+                f"tables span at most {TABLE_CELLS} cells"
+            )
 
     def allowed(
         self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()
@@ -235,12 +277,8 @@ class Constraint:
                 :data:`TABLE_CELLS` cells.
             OutOfTime: past the deadline of :func:`compile_deadline`.
         """
+        self._check_width()
         size = len(self.cells)
-        if size > TABLE_CELLS:
-            raise TableTooLarge(
-                f"table for a {type(self).__name__.lower()} of {size:,} cells: tables span "
-                f"at most {TABLE_CELLS} cells"
-            )
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
         for i, j in pairs:
@@ -404,6 +442,10 @@ class Table(Constraint):
     def holds(self, values: Sequence[int]) -> bool:
         """``values`` is one of the tuples."""
         return tuple(values) in self._set  # type: ignore[attr-defined]
+
+    def allowed_in(self, puzzle: Rules, domains: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """:meth:`allowed`: the tuples are listed, so no peer is needed."""
+        return self.allowed(domains)
 
     def allowed(
         self, domains: Sequence[Sequence[int]], differ: Sequence[tuple[int, int]] = ()

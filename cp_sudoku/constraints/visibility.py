@@ -1,4 +1,9 @@
-"""Visibility: a Skyscraper clue, the number of buildings seen along a line."""
+"""Visibility: a Skyscraper clue, the number of buildings seen along a line.
+
+It is also an automaton (:mod:`cp_sudoku.constraints.automaton`; state: the
+tallest building so far and the buildings seen), so that the reference
+backtracker prunes it by its layers rather than a table of permutations.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cp_sudoku.constraints.base import Constraint, Mark, head_and_cells, parse_int, register
+from cp_sudoku.constraints.automaton import Automaton, State
+from cp_sudoku.constraints.base import Mark, head_and_cells, parse_int, register
 from cp_sudoku.constraints.unit import name_of, name_token
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 
 @register
 @dataclass(frozen=True)
-class Visibility(Constraint):
+class Visibility(Automaton):
     """A Skyscraper clue: looking along ``cells`` (nearest first), ``count`` buildings are seen.
 
     A building is seen when it is taller than every building before it;
@@ -61,6 +67,23 @@ class Visibility(Constraint):
     def prefix_ok(self, prefix: Sequence[int]) -> bool:
         """No more than ``count`` seen so far."""
         return self.seen(prefix) <= self.count
+
+    def start(self) -> State:
+        """Nothing seen: (tallest so far, buildings seen)."""
+        return (0, 0)
+
+    def step(self, state: State, value: int) -> State | None:
+        """A building taller than every one before is seen; dead past ``count`` seen."""
+        tallest, seen = state  # type: ignore[misc]
+        if value <= tallest:
+            return state
+        if seen == self.count:
+            return None
+        return (value, seen + 1)
+
+    def accept(self, state: State) -> bool:
+        """Exactly ``count`` seen."""
+        return state[1] == self.count  # type: ignore[index]
 
     def describe(self) -> str:
         """``clue 3 seen from the left of r2c1``."""

@@ -116,7 +116,7 @@ def _allowed(st: State, rule: Constraint, masks: tuple[int, ...]) -> list[int]:
         return ok
     domains = [[values[d] for d in bits(m)] for m in masks]
     try:
-        rows = rule.allowed(domains, st.puzzle.differ_pairs(rule.cells))
+        rows = rule.allowed_in(st.puzzle, domains)
     except TableTooLarge:  # too many to list: the rule removes nothing here
         return list(masks)
     for row in rows:

@@ -315,7 +315,7 @@ class _Writer:
         """A two-cell constraint: one binary clause per forbidden pair of values."""
         a, b = self.members(constraint)
         da, db = self.domain(a), self.domain(b)
-        allowed = set(constraint.allowed([da, db], self.puzzle.differ_pairs(constraint.cells)))
+        allowed = set(constraint.allowed_in(self.puzzle, [da, db]))
         for va in da:
             for vb in db:
                 if (va, vb) in allowed:
@@ -430,8 +430,7 @@ class _Writer:
         domains = [self.domain(i) for i in members]
         support: dict[tuple[int, int], list[int]] = {}
         selectors: list[int] = []
-        differ = self.puzzle.differ_pairs(constraint.cells)
-        for values in constraint.allowed(domains, differ):
+        for values in constraint.allowed_in(self.puzzle, domains):
             self.top += 1
             selectors.append(self.top)
             for i, value in zip(members, values, strict=True):

@@ -13,7 +13,11 @@ The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
   0 (empty) the cells left over;
 - a cage: ``sum``, ``product``, ``abs(a - b)``, ``a = k * b \\/ b = k * a``,
   ``=``; a hidden operator (``?``) as the disjunction of the operations it
-  may stand for; a distinct cage adds ``all_different``;
+  may stand for; a distinct cage adds ``all_different``.  A product whose
+  bound (the largest value to the power of the cells) reaches 2**62 is
+  chained through partial products in ``1..target`` (values >= 1): MiniZinc
+  would otherwise write bounds past 64 bits, which Gecode cannot read.  Such
+  a cage with a target past Gecode's integers (:data:`GECODE_MAX`) is declined;
 - a :class:`~cp_sudoku.model.Relation`: ``<``, ``abs(a - b) > 1``,
   ``abs(a - b) = k``, the ratio disjunction;
 - a :class:`~cp_sudoku.model.Visibility` clue: the buildings seen, each a
@@ -43,9 +47,13 @@ from cp_sudoku.model import (
     Puzzle,
     SparseUnit,
     Unit,
+    Unsupported,
     Visibility,
     cell_name,
 )
+
+#: The largest integer Gecode holds (``Gecode::Int::Limits::max``).
+GECODE_MAX = 2**31 - 2
 
 
 @dataclass(frozen=True)
@@ -134,10 +142,33 @@ class _Writer(TextWriter):
 
     def cage(self, cage: Cage) -> None:
         refs = [self.ref(c) for c in cage.cells]
+        low, high = self.puzzle.min_value, self.puzzle.max_value
+        if cage.op == "*" and max(abs(low), abs(high)) ** len(refs) >= 2**62:
+            # MiniZinc bounds product([...]) by high ** len, past 64 bits here, and Gecode
+            # reads no integer past GECODE_MAX.  A product of values >= 1 to a target
+            # Gecode holds is chained through partial products in 1..target.
+            if low < 1 or not 1 <= cage.target <= GECODE_MAX:
+                raise Unsupported(
+                    f"not supported by minizinc: {cage.describe()}: a product that may reach "
+                    f"{high}**{len(refs)}, past 64 bits, to a target past Gecode's integers "
+                    f"(at most {GECODE_MAX:,})"
+                )
+            refs = self.partial_products(refs, cage.target)
         text = _operation(cage.op, refs, cage.target)
         if cage.distinct and len(refs) > 1:
             text += f" /\\ all_different({self.array(cage)})"
         self.rule(text, cage.describe())
+
+    def partial_products(self, refs: list[str], target: int) -> list[str]:
+        """``[p, x_last]`` with ``p`` the product of every reference but the last, chained
+        through new variables ``p_k`` in ``1..target`` (``p_1 = x_1 * x_2``, ...)."""
+        partial = refs[0]
+        for x in refs[1:-1]:
+            name = f"p_{len(self.lines)}"
+            self.lines.append(f"var 1..{target}: {name};")
+            self.rule(f"{name} = {partial} * {x}", "partial product")
+            partial = name
+        return [partial, refs[-1]]
 
     def visibility(self, clue: Visibility) -> None:
         cells = self.array(clue)

@@ -251,7 +251,7 @@ class _Builder:
     def table(self, constraint: Constraint) -> None:
         positions = self.positions(constraint)
         domains = [self.domains[i] for i in positions]
-        tuples = constraint.allowed(domains, self.puzzle.differ_pairs(constraint.cells))
+        tuples = constraint.allowed_in(self.puzzle, domains)
         self.tables += 1
         label = f"t{self.tables}"
         chosen = [self.mip.add_var(f"{label}_{k}") for k in range(len(tuples))]

@@ -141,7 +141,7 @@ class _Writer(TextWriter):
     def table(self, constraint: Constraint) -> None:
         index = self.puzzle.index
         domains = [self.domains[index[c]] or list(self.puzzle.values) for c in constraint.cells]
-        tuples = constraint.allowed(domains, self.puzzle.differ_pairs(constraint.cells))
+        tuples = constraint.allowed_in(self.puzzle, domains)
         if len(constraint.cells) == 1:
             supports = " ".join(str(t[0]) for t in tuples)
         else:

@@ -10,12 +10,15 @@ processes made the others):
 3. dig givens (:func:`~cp_sudoku.generate.dig.dig`): minimal by default;
 4. with a grade target, grade it (:mod:`cp_sudoku.deduction`) and start
    again from 1 when it falls outside the band;
-5. cross-check the puzzle with the default back ends
-   (:data:`cp_sudoku.backends.DEFAULT_BACKENDS`): it must be ``unique``
+5. cross-check the puzzle as ``check`` does by default (``sat`` and ``kernel``;
+   ``cpsat``, ``sat`` and ``backtrack`` for rules the kernel declines:
+   :func:`cp_sudoku.crosscheck.lineup`): it must be ``unique``
    with the drawn solution, else :class:`GenerationBug` is raised: never a
    wrong puzzle.  At least two back ends must prove it within
-   ``check_seconds``; a puzzle they cannot is dropped for a new draft
-   (:data:`UNCHECKED_TRIES` in a row end the try).
+   ``check_seconds``; when they cannot, the same puzzle is checked again
+   with three times the time, up to :data:`CHECK_ROUNDS` checks (a loaded
+   machine slows the back ends' wall clock, and another draft of the same
+   kind is no easier to prove), then the try ends.
 
 With ``time_limit``, every step reads one wall-clock deadline per puzzle
 (:func:`cp_sudoku.constraints.base.compile_deadline`): compiling rules, each
@@ -42,8 +45,8 @@ from cp_sudoku.generate.rules import Draft, Maker, Rules
 from cp_sudoku.generate.symmetry import check_symmetry, orbits
 from cp_sudoku.model import Cell, CpSudokuError, Grid, Puzzle, UsageError
 
-#: Drafts in a row that the cross-check could not prove in time before giving up.
-UNCHECKED_TRIES = 3
+#: Cross-checks of one puzzle (``check_seconds``, then 3 and 9 times that) before giving up.
+CHECK_ROUNDS = 3
 
 
 class GenerationBug(RuntimeError):
@@ -66,9 +69,10 @@ class Request(Rules):
     - ``minimal``: dig until no orbit of givens can go (default True);
     - ``target``: a grade band or rating range (None: any grade);
     - ``max_tries``: drafts per puzzle before :class:`OutOfTries`;
-    - ``backends``: the cross-check's back ends, each given ``check_seconds``
-      (a back end that runs out proves nothing; at least two must prove
-      ``unique`` and none may disagree);
+    - ``backends``: the cross-check's back ends (None: the default
+      cross-check's), each given ``check_seconds`` (a back end that runs out
+      proves nothing; at least two must prove ``unique`` and none may
+      disagree);
     - ``time_limit``: wall-clock seconds for each puzzle (None: no limit);
       past it :func:`make` raises :class:`TimedOut`.
     """
@@ -76,7 +80,7 @@ class Request(Rules):
     minimal: bool = True
     target: Target | None = None
     max_tries: int = 2000
-    backends: tuple[str, ...] = DEFAULT_BACKENDS
+    backends: tuple[str, ...] | None = None
     check_seconds: float = 10.0
     time_limit: float | None = None
 
@@ -169,7 +173,6 @@ def _make(request: Request, seed: int, index: int, made: Maker, start: float) ->
     """:func:`make` under its deadline (past it, :class:`OutOfTime` is raised)."""
     rng = random.Random(f"{seed}:{index}")
     mapping = check_symmetry(made.shape, request.symmetry)
-    unchecked = 0
     for tries in range(1, request.max_tries + 1):
         draft = made.draw(rng)
         puzzle = _dug(made, draft, orbits(draft.rules.cells, mapping), rng, request.minimal)
@@ -179,17 +182,7 @@ def _make(request: Request, seed: int, index: int, made: Maker, start: float) ->
             grade = grade_within(puzzle, request.target)
             if grade is None:
                 continue
-        checked = _crosscheck(puzzle, draft.solution, request.backends, request.check_seconds)
-        if len(checked) < min(2, len(request.backends)):
-            check_deadline()  # the back ends ran out of the time left: not of check_seconds
-            unchecked += 1
-            if unchecked >= UNCHECKED_TRIES:
-                raise OutOfTries(
-                    f"{unchecked} {request.kind} puzzles in a row were not cross-checked by two "
-                    f"back ends within {request.check_seconds:g} s each (seed {seed}, puzzle "
-                    f"{index}): too hard to prove here; raise the check time or pick a smaller size"
-                )
-            continue
+        checked = _proved(puzzle, draft.solution, request)
         return Generated(
             puzzle, draft.solution, seed, index, grade, tries, time.process_time() - start, checked
         )
@@ -244,6 +237,29 @@ def _drop_rules(draft: Draft, givens: Givens, rng: random.Random, minimal: bool)
     return draft.rebuild(kept)
 
 
+def _proved(puzzle: Puzzle, solution: Grid, request: Request) -> tuple[str, ...]:
+    """The back ends that proved ``puzzle`` unique with ``solution``: at least two (or
+    every one when fewer are asked for), over up to :data:`CHECK_ROUNDS` cross-checks.
+
+    Raises:
+        OutOfTries: still too few after the last round.
+        OutOfTime: the deadline in force passed.
+        GenerationBug: a back end contradicted the drawn solution.
+    """
+    need = min(2, len(request.backends or DEFAULT_BACKENDS))
+    seconds = request.check_seconds
+    for _ in range(CHECK_ROUNDS):
+        checked = _crosscheck(puzzle, solution, request.backends, seconds)
+        if len(checked) >= need:
+            return checked
+        check_deadline()  # the back ends ran out of the time left: not of their own
+        seconds *= 3
+    raise OutOfTries(
+        f"{puzzle.name} was not cross-checked by {need} back ends within "
+        f"{seconds / 3:g} s each: too hard to prove here; pick a smaller size"
+    )
+
+
 def time_left(most: float | None = None) -> float | None:
     """Seconds for the next cross-check: ``most`` or what is left before the deadline in
     force, whichever is less (None: no limit at all).
@@ -259,12 +275,12 @@ def time_left(most: float | None = None) -> float | None:
 
 
 def _crosscheck(
-    puzzle: Puzzle, solution: Grid, backends: Sequence[str], seconds: float
+    puzzle: Puzzle, solution: Grid, backends: Sequence[str] | None, seconds: float
 ) -> tuple[str, ...]:
     """The back ends that proved ``puzzle`` unique with ``solution`` (those that ran out
     of ``seconds``, or of the time left before the deadline in force, prove nothing); a
     contrary answer raises :class:`GenerationBug`."""
-    verdict = crosscheck(puzzle, list(backends), time_limit=time_left(seconds))
+    verdict = crosscheck(puzzle, backends, time_limit=time_left(seconds))
     proved = [name for name, r in verdict.results.items() if r.status == "unique"]
     if verdict.status != "unique" or verdict.solution != solution:
         raise GenerationBug(

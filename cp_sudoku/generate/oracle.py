@@ -117,24 +117,27 @@ class Oracle:
             return None
         return self.cnf.decode(self.sat.get_model())
 
-    def other_solution(self, givens: Iterable[tuple[Cell, int]], solution: Grid) -> Grid | None:
-        """A solution of ``givens`` that differs from ``solution``, or None when there is none.
+    def other_solution(
+        self, givens: Iterable[tuple[Cell, int]], solution: Grid, extra: Sequence[int] = ()
+    ) -> Grid | None:
+        """A solution of ``givens`` (and the ``extra`` literals assumed) that differs from
+        ``solution``, or None when there is none.
 
         Uses a blocking clause guarded by a fresh activation literal, switched
         off for good afterwards.
         """
         blocking = self.cnf.blocking_clause(solution)
-        guard = self._fresh()
+        guard = self.fresh()
         self.sat.add_clause([-guard, *blocking])
         try:
-            if not self._solve([*self._assumed(givens), guard]):
+            if not self._solve([*self._assumed(givens), *extra, guard]):
                 return None
             return self.cnf.decode(self.sat.get_model())
         finally:
             self.sat.add_clause([-guard])
 
-    def _fresh(self) -> int:
-        """A variable no clause has used yet (an activation literal)."""
+    def fresh(self) -> int:
+        """A variable no clause has used yet (an activation literal, a selector)."""
         self._top += 1
         return self._top
 
@@ -149,7 +152,7 @@ class Oracle:
         differs = [-self.literal(cell, solution[index[cell]]) for cell in removed]
         if len(differs) == 1:
             return not self._solve([*self._assumed(kept), differs[0]])
-        guard = self._fresh()
+        guard = self.fresh()
         self.sat.add_clause([-guard, *differs])
         try:
             return not self._solve([*self._assumed(kept), guard])

@@ -21,18 +21,19 @@ from functools import cached_property
 from typing import Any
 
 from cp_sudoku.encodings.cnf import Cnf, to_cnf
+from cp_sudoku.generate.kakuro import MAX_SIZE as KAKURO_SIZE
+from cp_sudoku.generate.kakuro import generate_kakuro
 from cp_sudoku.generate.oracle import Oracle
 from cp_sudoku.generate.symmetry import CellMap, cell_map
 from cp_sudoku.kinds import kind_of
 from cp_sudoku.kinds.futoshiki import futoshiki
 from cp_sudoku.kinds.grid import box_shape, square_puzzle
 from cp_sudoku.kinds.jigsaw import jigsaw
-from cp_sudoku.kinds.kakuro import Clue, Square, kakuro
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.kinds.skyscrapers import SIDES, lines_of_sight, skyscrapers
 from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import Cell, Grid, Puzzle, PuzzleError, Unit, UsageError
+from cp_sudoku.model import Cell, Grid, Puzzle, PuzzleError, UsageError
 
 #: Kinds that generate, with what they make.
 KINDS: dict[str, str] = {
@@ -89,7 +90,7 @@ class Maker(Rules):
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise UsageError(f"unknown kind {self.kind!r}: expected one of {', '.join(KINDS)}")
-        limit = 6 if self.kind == "kakuro" else 36
+        limit = KAKURO_SIZE if self.kind == "kakuro" else 36
         low = 4 if self.kind == "kakuro" else 2
         if not low <= self.size <= limit:
             raise UsageError(f"a generated {self.kind} has size {low}..{limit}, got {self.size}")
@@ -136,7 +137,7 @@ class Maker(Rules):
         """
         n = self.size
         if self.kind == "kakuro":
-            return Draft(*_kakuro(n, rng))
+            return Draft(*generate_kakuro(n, rng))
         if self.kind == "jigsaw" and self.regions is None:
             while True:
                 turn = cell_map(self.symmetry, n, n)
@@ -443,119 +444,3 @@ def _kenken_cage(
     if rng.random() < 0.5:
         return product, "*", cage
     return sum(digits), "+", cage
-
-
-def kakuro_layout(n: int, rng: random.Random) -> list[list[bool]]:
-    """An n x n Kakuro layout, True for a white cell: row and column 0 black, about a
-    quarter of the rest black at random, then every white cell in a run of 2..9 both ways
-    or at least one way (cells alone both ways turn black), and at least one white cell."""
-    while True:
-        white = [[r > 0 and c > 0 and rng.random() > 0.28 for c in range(n)] for r in range(n)]
-        _prune(white)
-        if sum(map(sum, white)) >= 2:
-            return white
-
-
-def _run_length(white: list[list[bool]], r: int, c: int, dr: int, dc: int) -> int:
-    length = 1
-    for sign in (1, -1):
-        i, j = r + sign * dr, c + sign * dc
-        while 0 <= i < len(white) and 0 <= j < len(white) and white[i][j]:
-            length += 1
-            i, j = i + sign * dr, j + sign * dc
-    return length
-
-
-def _kakuro(n: int, rng: random.Random, rounds: int = 200) -> tuple[Puzzle, Grid]:
-    """A Kakuro whose sums have one solution, by local search: a random layout and
-    filling; while another solution exists, a cell where the two differ is refilled
-    (about a fifth of the other cells refilled with it) or, one time in seven, turned
-    black (cells left alone both ways turn black too).  A new layout after ``rounds``
-    steps, or when under half of the white cells remain."""
-    while True:
-        white = kakuro_layout(n, rng)
-        start = sum(map(sum, white))
-        values: dict[Cell, int] = {}
-        for _ in range(rounds):
-            cells = [(r, c) for r in range(n) for c in range(n) if white[r][c]]
-            if 2 * len(cells) < start:
-                break
-            runs = _runs(white)
-            fill = Puzzle(
-                rows=n,
-                cols=n,
-                cells=tuple(cells),
-                max_value=9,
-                kind="kakuro",
-                constraints=tuple(Unit("run", run, "run") for run in runs),
-            )
-            with Oracle(fill) as filler:
-                keep = [
-                    (c, v) for c, v in values.items() if white[c[0]][c[1]] and rng.random() < 0.8
-                ]
-                solution = filler.random_solution(rng, keep) or filler.random_solution(rng)
-            assert solution is not None  # distinct digits in runs of at most 8 cells always fit
-            values = dict(zip(fill.cells, solution, strict=True))
-            puzzle = kakuro(_squares(n, white, runs, values))
-            with Oracle(puzzle) as oracle:
-                other = oracle.other_solution((), solution)
-            if other is None:
-                return puzzle, solution
-            differ = [cell for i, cell in enumerate(fill.cells) if other[i] != solution[i]]
-            r, c = rng.choice(differ)
-            if rng.random() < 1 / 7:
-                white[r][c] = False
-                _prune(white)
-            else:
-                del values[(r, c)]
-
-
-def _prune(white: list[list[bool]]) -> None:
-    """Turn black every white cell alone both ways (no run of 2 or more), until none is."""
-    n = len(white)
-    changed = True
-    while changed:
-        changed = False
-        for r in range(1, n):
-            for c in range(1, n):
-                if (
-                    white[r][c]
-                    and max(_run_length(white, r, c, 0, 1), _run_length(white, r, c, 1, 0)) < 2
-                ):
-                    white[r][c] = False
-                    changed = True
-
-
-def _runs(white: list[list[bool]]) -> list[tuple[Cell, ...]]:
-    n = len(white)
-    runs = []
-    for dr, dc in ((0, 1), (1, 0)):
-        for r in range(n):
-            for c in range(n):
-                if white[r][c] and not white[r - dr][c - dc]:
-                    run = []
-                    i, j = r, c
-                    while i < n and j < n and white[i][j]:
-                        run.append((i, j))
-                        i, j = i + dr, j + dc
-                    if len(run) >= 2:
-                        runs.append(tuple(run))
-    return runs
-
-
-def _squares(
-    n: int, white: list[list[bool]], runs: list[tuple[Cell, ...]], values: dict[Cell, int]
-) -> list[list[Square]]:
-    down: dict[Cell, int] = {}
-    across: dict[Cell, int] = {}
-    for run in runs:
-        (r, c), (r2, _) = run[0], run[-1]
-        total = sum(values[x] for x in run)
-        if r2 != r:
-            down[(r - 1, c)] = total
-        else:
-            across[(r, c - 1)] = total
-    return [
-        [None if white[r][c] else Clue(down.get((r, c)), across.get((r, c))) for c in range(n)]
-        for r in range(n)
-    ]
