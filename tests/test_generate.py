@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -110,18 +111,12 @@ def test_certified_puzzles_pass_verify(tmp_path) -> None:  # type: ignore[no-unt
     assert verified.exit_code == 0 and verified.output.count("holds") == 2
 
 
-def test_service_generates_what_the_cli_prints(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from fastapi.testclient import TestClient
-
-    from cp_sudoku.service.app import Settings, create_app
-
-    app = create_app(Settings(db=tmp_path / "jobs.db", workers=1))
-    with TestClient(app) as client:
-        reply = client.post("/v1/generate", json={"size": 6, "count": 2, "seed": 9})
-        assert reply.status_code == 200, reply.text
-        lines = [p["line"] for p in reply.json()["puzzles"]]
-        bad = client.post("/v1/generate", json={"size": 6, "box": "2x3", "symmetry": "rot90"})
-        assert bad.status_code == 422 and "cannot have 90° rotation" in bad.json()["error"]
+def test_service_generates_what_the_cli_prints(service: Any) -> None:
+    reply = service.post("/v1/generate", json={"size": 6, "count": 2, "seed": 9})
+    assert reply.status_code == 200, reply.text
+    lines = [p["line"] for p in reply.json()["puzzles"]]
+    bad = service.post("/v1/generate", json={"size": 6, "box": "2x3", "symmetry": "rot90"})
+    assert bad.status_code == 422 and "cannot have 90° rotation" in bad.json()["error"]
     printed = CliRunner().invoke(main, ["generate", "--size", "6", "--count", "2", "--seed", "9"])
     assert [line.split()[0] for line in printed.output.splitlines()] == lines
 
@@ -191,22 +186,16 @@ def test_time_limit_per_puzzle_stops_a_big_one_and_keeps_the_rest_as_they_were()
     assert slow.status == "unknown" and "time limit of 0.3 s" in (slow.reason or "")
 
 
-def test_service_generate_takes_the_time_limit(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from fastapi.testclient import TestClient
-
-    from cp_sudoku.service.app import Settings, create_app
-
-    app = create_app(Settings(db=tmp_path / "jobs.db", workers=1))
-    with TestClient(app) as client:
-        reply = client.post("/v1/generate", json={"size": 25, "time_limit": 0.3})
-        assert reply.status_code == 200, reply.text
-        assert reply.json()["puzzles"] == []
-        assert "within the time limit of 0.3 s" in reply.json()["failed"][0]
-        over = client.post("/v1/generate", json={"time_limit": 1e6})
-        assert over.status_code == 422 and "time_limit" in over.json()["error"]
-        out_of_reach = client.post("/v1/generate", json={"rating": "13-14"})
-        assert out_of_reach.status_code == 422
-        assert "no puzzle rates 13 or more" in out_of_reach.json()["error"]
+def test_service_generate_takes_the_time_limit(service: Any) -> None:
+    reply = service.post("/v1/generate", json={"size": 25, "time_limit": 0.3})
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["puzzles"] == []
+    assert "within the time limit of 0.3 s" in reply.json()["failed"][0]
+    over = service.post("/v1/generate", json={"time_limit": 1e6})
+    assert over.status_code == 422 and "time_limit" in over.json()["error"]
+    out_of_reach = service.post("/v1/generate", json={"rating": "13-14"})
+    assert out_of_reach.status_code == 422
+    assert "no puzzle rates 13 or more" in out_of_reach.json()["error"]
 
 
 def test_from_a_puzzle_without_solution_answers_none_with_its_reason(tmp_path) -> None:  # type: ignore[no-untyped-def]
