@@ -14,7 +14,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, STAND_INS, Backend, Result, Status
+from cp_sudoku.backends import (
+    DEFAULT_BACKENDS,
+    STAND_INS,
+    UNLESS_KERNEL_TAKES,
+    Backend,
+    Result,
+    Status,
+)
 from cp_sudoku.backends.base import check_limits
 from cp_sudoku.backends.built import built as shared
 from cp_sudoku.model import Grid, Puzzle, UsageError, clashes, violations
@@ -78,6 +85,33 @@ def resolve(backends: Iterable[str | Backend] | str | Backend) -> list[Backend]:
     return built
 
 
+#: The back ends of the default cross-check that run on every puzzle.
+ALWAYS = tuple(name for name in DEFAULT_BACKENDS if name not in UNLESS_KERNEL_TAKES)
+
+
+def lineup(puzzle: Puzzle) -> tuple[str, ...]:
+    """The back ends of the default cross-check that run on ``puzzle``, by name.
+
+    For a puzzle the kernel takes (units and givens only, at most 64 values):
+    ``sat`` and ``kernel`` (:data:`ALWAYS`).  For one with any rule the kernel
+    declines: ``cpsat`` too (:data:`~cp_sudoku.backends.UNLESS_KERNEL_TAKES`),
+    and ``backtrack`` stands in for the kernel when it declines
+    (:data:`~cp_sudoku.backends.STAND_INS`).  This is the one place that
+    decides it: the CLI, the service, ``generate`` and :func:`crosscheck`
+    without ``backends`` all come here.
+    """
+    return ALWAYS if shared("kernel").declines(puzzle) is None else DEFAULT_BACKENDS
+
+
+Chosen = Iterable[str | Backend] | str | Backend | None
+"""What a caller names as back ends: names, built ones, one of either, or None (default)."""
+
+
+def _chosen(puzzle: Puzzle, backends: Chosen) -> list[Backend]:
+    """The back ends named (all of them), or the default cross-check's for ``puzzle``."""
+    return resolve(lineup(puzzle) if backends is None else backends)
+
+
 def _puzzle(puzzle: object) -> Puzzle:
     if not isinstance(puzzle, Puzzle):
         raise UsageError(
@@ -89,7 +123,7 @@ def _puzzle(puzzle: object) -> Puzzle:
 
 def crosscheck(
     puzzle: Puzzle,
-    backends: Iterable[str | Backend] | str | Backend = DEFAULT_BACKENDS,
+    backends: Chosen = None,
     *,
     limit: int = 2,
     time_limit: float | None = None,
@@ -98,9 +132,11 @@ def crosscheck(
 
     Args:
         backends: names from :func:`cp_sudoku.backends.available` or built
-            back ends (one or several); by default ``cpsat``, ``sat`` and
-            ``kernel`` (when ``kernel`` declines a puzzle with cages,
-            relations or clues, ``backtrack`` stands in for it).
+            back ends (one or several), each of which runs; None (the
+            default): the default cross-check, ``sat`` and ``kernel`` for a
+            puzzle of units and givens only, ``cpsat``, ``sat`` and
+            ``backtrack`` (standing in for the declining ``kernel``) for one
+            with cages, relations or clues (:func:`lineup`).
         limit: solutions each back end looks for (>= 1; 2 proves uniqueness).
         time_limit: seconds per back end, or None (``inf``: None).
 
@@ -114,7 +150,7 @@ def crosscheck(
     """
     puzzle = _puzzle(puzzle)
     time_limit = check_limits(limit, time_limit)
-    results = _solve_each(puzzle, resolve(backends), limit=limit, time_limit=time_limit)
+    results = _solve_each(puzzle, _chosen(puzzle, backends), limit=limit, time_limit=time_limit)
     return judge(puzzle, results)
 
 
@@ -161,9 +197,12 @@ def _recheck(puzzle: Puzzle, results: dict[str, Result]) -> tuple[list[str], dic
     breaks a rule, one returned twice) and the distinct grids that passed, in order."""
     problems: list[str] = []
     solutions: dict[Grid, None] = {}
+    seen: dict[Grid, list[str]] = {}  # a grid two back ends return is checked once
     for name, result in results.items():
         for grid in result.solutions:
-            broken = violations(puzzle, grid)
+            broken = seen.get(grid)
+            if broken is None:
+                broken = seen[grid] = violations(puzzle, grid)
             if broken:
                 problems.append(f"{name} returned a grid that is not a solution: {broken[0]}")
             else:
@@ -209,7 +248,7 @@ class Count:
 
 def count(
     puzzle: Puzzle,
-    backends: Iterable[str | Backend] | str | Backend = DEFAULT_BACKENDS,
+    backends: Chosen = None,
     *,
     limit: int = 1000,
     time_limit: float | None = None,
@@ -218,14 +257,16 @@ def count(
     """Count the solutions of ``puzzle`` up to ``limit`` with each back end.
 
     Each back end keeps only ``keep`` grids (re-checked by the checker) and
-    counts the rest, so memory does not grow with the limit.
+    counts the rest, so memory does not grow with the limit.  ``backends``
+    as :func:`crosscheck` takes them (None: the default cross-check's).
 
     Raises:
         UsageError: as :func:`crosscheck`.
     """
     puzzle = _puzzle(puzzle)
     time_limit = check_limits(limit, time_limit)
-    results = _solve_each(puzzle, resolve(backends), limit=limit, time_limit=time_limit, keep=keep)
+    chosen = _chosen(puzzle, backends)
+    results = _solve_each(puzzle, chosen, limit=limit, time_limit=time_limit, keep=keep)
     figures = {name: (r.count, r.complete) for name, r in results.items() if r.stopped != DECLINED}
     bad, _ = _recheck(puzzle, results)
     exact = {name: value for name, (value, done) in figures.items() if done}

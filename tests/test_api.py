@@ -75,10 +75,10 @@ def test_count_is_at_most_the_limit_and_exact_below_it(name: str) -> None:
 
 
 def test_count_with_three_back_ends_does_not_add_them_up() -> None:
-    capped = count(sudoku([0] * 16), limit=5)
+    capped = count(sudoku([0] * 16), DEFAULT_BACKENDS, limit=5)
     assert capped.value == 5 and not capped.exact
     assert capped.figures == {name: (5, False) for name in DEFAULT_BACKENDS}
-    exact = count(parse_line(THREE), limit=100)
+    exact = count(parse_line(THREE), DEFAULT_BACKENDS, limit=100)
     assert (exact.value, exact.exact) == (3, True)
     assert exact.proved_by == DEFAULT_BACKENDS
 

@@ -19,6 +19,8 @@ from conftest import lines
 
 from cp_sudoku.cli import main
 
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
 TUTORIAL_4X4 = "......122..4.4.."
 THREE_SOLUTIONS = "34..12.....3...."
 ANTI_BACKTRACK = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
@@ -178,13 +180,13 @@ def test_solve_multiple_and_none() -> None:
 def test_count_exact_and_stopped_at_the_limit() -> None:
     exact = invoke("count", THREE_SOLUTIONS, "--limit", "10")
     assert exact.exit_code == 1
-    assert exact.stdout == "3 solutions (exact: cpsat, sat and kernel finished the search)\n"
+    assert exact.stdout == "3 solutions (exact: sat and kernel finished the search)\n"
     stopped = invoke("count", THREE_SOLUTIONS, "--limit", "2", "--backend", "sat")
     assert stopped.stdout == "at least 2 solutions (stopped at the limit 2; raise --limit)\n"
     unique = invoke("count", TUTORIAL_4X4)
     assert (unique.exit_code, unique.stdout) == (
         0,
-        "1 solution (exact: cpsat, sat and kernel finished the search)\n",
+        "1 solution (exact: sat and kernel finished the search)\n",
     )
 
 
@@ -253,9 +255,18 @@ def test_check_json_lines_with_the_documented_keys() -> None:
     assert [r["status"] for r in records] == ["unique", "invalid"]
     first = records[0]
     assert first["solution"] == EASTER_SOLUTION and first["agree"] is True
-    assert set(first["backends"]) == {"cpsat", "sat", "kernel"}
+    assert set(first["backends"]) == {"sat", "kernel"}  # the default on a classic puzzle
     assert all({"status", "seconds"} <= set(b) for b in first["backends"].values())
     assert result.exit_code == 2
+
+
+def test_check_runs_cpsat_by_default_only_where_the_kernel_declines() -> None:
+    killer = invoke("check", str(MODELS / "killer-9x9-wikipedia.txt"), "--json")
+    record = json.loads(killer.stdout)
+    assert record["status"] == "unique" and record["declined"] == ["kernel"]
+    assert list(record["backends"]) == ["cpsat", "sat", "kernel", "backtrack"]
+    named = invoke("check", EASTER, "--json", *("--backend", "cpsat", "--backend", "sat"))
+    assert list(json.loads(named.stdout)["backends"]) == ["cpsat", "sat"]  # named: each runs
 
 
 def test_check_csv_reports_a_stated_solution_that_disagrees(tmp_path: Path) -> None:
@@ -384,16 +395,20 @@ def test_interactive_entry_accepts_a_whole_puzzle_on_one_line() -> None:
 
 
 def test_targets_that_are_not_puzzle_files(tmp_path: Path) -> None:
-    done = run("check", str(tmp_path))
-    assert done.returncode == 2
+    # in-process: the messages and exit codes (the subprocess tests above cover the process)
+    done = invoke("check", str(tmp_path))
+    assert done.exit_code == 2
     assert done.stderr.startswith(f"cp-sudoku: error: {tmp_path} is a directory")
     bom = tmp_path / "bom.txt"
     bom.write_bytes(b"\xef\xbb\xbf......122..4.4..\n")
-    assert run("check", str(bom), "--jobs", "1").returncode == 0  # a UTF-8 BOM is skipped
+    done = invoke("check", str(bom), "--jobs", "1")
+    assert done.exit_code == 0, done.output  # a UTF-8 BOM is skipped
+    assert done.stdout.startswith(f"{bom}:1  unique")
     huge = tmp_path / "huge.txt"
     huge.write_text("." * 1_000_000 + "\n")
-    done = run("check", str(huge), "--jobs", "1")
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    done = invoke("check", str(huge), "--jobs", "1")
+    assert done.exit_code == 2 and isinstance(done.exception, SystemExit), done.exception
+    assert done.stderr.startswith("cp-sudoku: error: ") and "Traceback" not in done.stderr
 
 
 def test_progress_lines_on_a_stderr_that_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:

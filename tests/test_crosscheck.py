@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import grid_of
 
+from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.backends.base import Result
-from cp_sudoku.crosscheck import crosscheck, judge
-from cp_sudoku.io import parse_line
+from cp_sudoku.crosscheck import crosscheck, judge, lineup
+from cp_sudoku.io import parse_line, read_file
+from cp_sudoku.run import Plan
 
 PUZZLE = parse_line("34..12.....3....")  # 3 solutions
 FOURBYFOUR = parse_line("......122..4.4..")
@@ -73,3 +77,33 @@ def test_no_back_end_or_a_non_positive_time_limit_is_refused() -> None:
         crosscheck(PUZZLE, backends=[])
     with pytest.raises(ValueError, match="time limit"):
         crosscheck(PUZZLE, time_limit=0)
+
+
+def test_the_default_cross_check_is_sat_and_kernel_where_the_kernel_takes_the_puzzle() -> None:
+    assert lineup(FOURBYFOUR) == ("sat", "kernel")
+    verdict = crosscheck(FOURBYFOUR)
+    assert list(verdict.results) == ["sat", "kernel"] and verdict.status == "unique"
+
+
+def test_cpsat_joins_and_backtrack_stands_in_where_the_kernel_declines() -> None:
+    (entry,) = read_file(Path(__file__).resolve().parents[1] / "models" / "kenken-4x4-issue4.txt")
+    assert entry.puzzle is not None
+    assert lineup(entry.puzzle) == DEFAULT_BACKENDS == ("cpsat", "sat", "kernel")
+    verdict = crosscheck(entry.puzzle)
+    assert list(verdict.results) == ["cpsat", "sat", "kernel", "backtrack"]
+    assert verdict.declined == ("kernel",)
+
+
+def test_named_back_ends_each_run() -> None:
+    verdict = crosscheck(FOURBYFOUR, DEFAULT_BACKENDS)
+    assert list(verdict.results) == list(DEFAULT_BACKENDS)
+    plan = Plan(DEFAULT_BACKENDS)
+    assert plan.lineup(FOURBYFOUR, plan.built()) == plan.built()
+    default = Plan()  # builds only what runs on every puzzle; cpsat when a puzzle needs it
+    assert default.names == DEFAULT_BACKENDS and default.always == ("sat", "kernel")
+    assert [b.name for b in default.built()] == ["sat", "kernel"]
+    assert [b.name for b in default.lineup(FOURBYFOUR, default.built())] == ["sat", "kernel"]
+    (kenken,) = read_file(Path(__file__).resolve().parents[1] / "models" / "kenken-4x4-issue4.txt")
+    assert kenken.puzzle is not None
+    joined = default.lineup(kenken.puzzle, default.built())
+    assert [b.name for b in joined] == list(DEFAULT_BACKENDS)

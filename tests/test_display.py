@@ -124,7 +124,7 @@ def test_verdict_record_is_one_json_object_with_the_documented_keys() -> None:
     assert record["solution"] == "1243431221343421"
     assert record["agree"] is True and record["disagreements"] == []
     assert record["matches_stated"] is True
-    assert set(record["backends"]) == {"cpsat", "sat", "kernel"}
+    assert set(record["backends"]) == {"sat", "kernel"}  # the default cross-check of a 4x4
     for result in record["backends"].values():
         assert result["status"] == "unique" and result["solutions"] == 1
         assert result["seconds"] >= 0

@@ -12,7 +12,7 @@ import pytest
 
 from cp_sudoku.backends import get_backend
 from cp_sudoku.backends.minizinc import INSTALL, missing
-from cp_sudoku.constraints import TableTooLarge, automaton
+from cp_sudoku.constraints import TableTooLarge
 from cp_sudoku.constraints.base import TABLE_CELLS
 from cp_sudoku.encodings.cnf import to_cnf
 from cp_sudoku.encodings.exact_cover import to_exact_cover
@@ -26,9 +26,8 @@ from cp_sudoku.encodings.size import (
 )
 from cp_sudoku.kinds.futoshiki import futoshiki
 from cp_sudoku.kinds.kenken import kenken
-from cp_sudoku.kinds.skyscrapers import skyscrapers
 from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import Cage, Puzzle, Visibility, candidates
+from cp_sudoku.model import Cage, Puzzle, candidates
 
 
 def test_the_unit_clause_estimate_is_the_cnf_of_the_units() -> None:
@@ -134,18 +133,6 @@ def test_a_20x20_kenken_with_a_huge_product_gets_an_honest_answer(backend: str) 
     else:
         assert (result.status, result.stopped) == ("unknown", "time limit"), result
         assert result.seconds < 10
-
-
-def test_automaton_layers_past_their_cap_are_declined(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With distinct values the layers' states are the values read so far (up to 2**n):
-    a 100 x 100 Skyscraper clue reached a MemoryError in ``backtrack`` before the cap."""
-    monkeypatch.setattr(automaton, "MAX_MOVES", 1000)
-    puzzle = skyscrapers(9, {"top": [3] + [None] * 8})
-    clue = puzzle.of_type(Visibility)[0]
-    with pytest.raises(TableTooLarge, match="exceed 1,000 moves"):
-        clue.layers([list(range(1, 10))] * 9, distinct=True)
-    result = get_backend("backtrack").solve(puzzle, time_limit=30)
-    assert (result.status, result.stopped) == ("unknown", "declined")
 
 
 def test_a_wide_symmetric_table_is_declined_at_its_first_tuple() -> None:

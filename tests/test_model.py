@@ -168,3 +168,17 @@ def test_puzzles_pickle_with_their_givens_and_labels() -> None:
     assert copy.units == puzzle.units and copy.cells == puzzle.cells
     with pytest.raises(TypeError):
         copy.givens[(0, 2)] = 1  # type: ignore[index]
+
+
+def test_a_pickled_sudoku_carries_its_shape_as_a_recipe_and_shares_it() -> None:
+    import pickle
+
+    puzzle = parse_line("." * 80 + "1")
+    data = pickle.dumps(puzzle)
+    copy = pickle.loads(data)
+    assert copy == puzzle and copy.givens == {(8, 8): 1}
+    # the receiving process's own shared tuples (one structure, one compiled shape per shape)
+    assert copy.cells is puzzle.cells and copy.constraints is puzzle.constraints
+    assert len(data) < 600  # not 81 cells and 27 units
+    with_extra = sudoku("." * 81, extras=["diagonals"])  # a tuple of its own travels whole
+    assert pickle.loads(pickle.dumps(with_extra)) == with_extra

@@ -93,8 +93,7 @@ def test_type_a_9x9_click_check_read_the_verdict(page: Page) -> None:
     assert "".join(solution.all_inner_texts()) == TUTORIAL_SOLUTION
     rows = page.locator("#backend-table tbody tr").all_inner_texts()
     assert [row.split("\t")[:2] for row in rows] == [
-        ["cpsat", "unique"],
-        ["sat", "unique"],
+        ["sat", "unique"],  # the boxes left at the default: the default cross-check
         ["kernel", "unique"],
     ]
     page.click("#prove")

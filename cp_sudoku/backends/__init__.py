@@ -29,8 +29,17 @@ from typing import Any
 from cp_sudoku.backends.base import Backend, Result, Status, status_of
 from cp_sudoku.model import UsageError
 
-#: The three independent back ends the cross-check runs by default.
+#: Every back end the default cross-check may run, in output order.  Which of them run
+#: on a puzzle is decided in one place, :func:`cp_sudoku.crosscheck.lineup`: ``sat`` and
+#: ``kernel`` (two paradigms: CDCL on the CNF encoding, compiled propagation search on
+#: the units) for a puzzle of units and givens only; ``cpsat`` joins them for a puzzle
+#: with any rule the kernel declines, where ``backtrack`` stands in for the kernel.
 DEFAULT_BACKENDS = ("cpsat", "sat", "kernel")
+
+#: The back ends of :data:`DEFAULT_BACKENDS` that run only on a puzzle ``kernel``
+#: declines (CP-SAT's per-puzzle floor of about 3 ms would cap the classic cross-check
+#: at a few hundred puzzles a second per core; docs/performance.md).
+UNLESS_KERNEL_TAKES = ("cpsat",)
 
 #: A back end that declines a puzzle in a cross-check is followed by its stand-in
 #: (``kernel`` takes units only; the pure-Python ``backtrack`` takes every type).
@@ -82,6 +91,7 @@ __all__ = [
     "DEFAULT_BACKENDS",
     "REGISTRY",
     "STAND_INS",
+    "UNLESS_KERNEL_TAKES",
     "Backend",
     "Result",
     "Status",

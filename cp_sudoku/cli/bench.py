@@ -18,7 +18,7 @@ from cp_sudoku.cli.options import backend_option, count_option, time_limit_optio
 
 @click.command()
 @click.argument("datasets", nargs=-1, required=True)
-@backend_option("measure")
+@backend_option("measure", ", ".join(DEFAULT_BACKENDS))
 @count_option("--limit-puzzles", "Measure only the first N puzzles of each data set.")
 @count_option(
     "--repeat", "Solve each data set R times (figures pool every solve).", metavar="R", default=1

@@ -30,6 +30,10 @@ from cp_sudoku.model import CpSudokuError, PuzzleError, UsageError
 from cp_sudoku.run import Plan, cores
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: The default cross-check in a help text (:func:`cp_sudoku.crosscheck.lineup`).
+DEFAULT_HELP = (
+    "sat and kernel; on a puzzle with rules the kernel declines, cpsat, sat and backtrack"
+)
 #: The short flags and the generic option each stands for.
 SHORTHANDS = {"--sat-solver": "solver", "--max-tries": "max_tries"}
 
@@ -77,12 +81,13 @@ class Solving:
                 declared = backend_class(name).options[key]
                 options[name][key] = _typed(declared, value, f"{flag} {text}")
         plan = Plan(
-            names,
+            self.backends or None,  # none named: the default cross-check, chosen per puzzle
             {name: found for name, found in options.items() if found},
             self.limit,
             self.time_limit,
         )
-        plan.built()  # an option a back end rejects fails here, once (the workers reuse them)
+        for name in (*plan.always, *plan.options):  # a rejected option fails here, once
+            plan.backend(name)
         return plan
 
 
@@ -148,9 +153,10 @@ def _not(text: str) -> Any:
     raise ValueError(text)
 
 
-def solving_options(*, limit: int) -> Callable[[F], F]:
+def solving_options(*, limit: int, default: str = DEFAULT_HELP) -> Callable[[F], F]:
     """``--backend``, ``--limit`` (default ``limit``), ``--time-limit``, ``--option``,
-    ``--sat-solver``, ``--max-tries``: the command receives ``solving: Solving``."""
+    ``--sat-solver``, ``--max-tries``: the command receives ``solving: Solving``.
+    ``default`` says in ``--backend``'s help what runs when none is named."""
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
@@ -171,22 +177,23 @@ def solving_options(*, limit: int) -> Callable[[F], F]:
             solving = Solving(backends, limit, time_limit, tuple(settings))
             return command(*args, solving=solving, **kwargs)
 
-        for decorator in reversed(_solving_decorators(limit)):
+        for decorator in reversed(_solving_decorators(limit, default)):
             wrapper = decorator(wrapper)
         return wrapper  # type: ignore[return-value]
 
     return decorate
 
 
-def backend_option(verb: str) -> Callable[[F], F]:
-    """``--backend NAME`` (repeatable), a registered back end: ``backends`` tuple."""
+def backend_option(verb: str, default: str = DEFAULT_HELP) -> Callable[[F], F]:
+    """``--backend NAME`` (repeatable), a registered back end: ``backends`` tuple;
+    ``default`` says what runs when none is named."""
     return click.option(
         "--backend",
         "backends",
         multiple=True,
         metavar="NAME",
         type=click.Choice(available()),
-        help=f"Back end to {verb} (repeatable; default: {', '.join(DEFAULT_BACKENDS)}).",
+        help=f"Back end to {verb} (repeatable; default: {default}).",
     )
 
 
@@ -231,9 +238,9 @@ def time_limit_option(per: str, past: str = "the verdict is unknown") -> Callabl
     )
 
 
-def _solving_decorators(limit: int) -> list[Callable[[Any], Any]]:
+def _solving_decorators(limit: int, default: str) -> list[Callable[[Any], Any]]:
     return [
-        backend_option("run"),
+        backend_option("run", default),
         count_option(
             "--limit",
             "Solutions to look for per back end (2 proves uniqueness).",

@@ -75,7 +75,7 @@ class _Proposal:
 
     def __call__(self, entry: Entry, backends: Sequence[Backend], plan: Plan) -> Suggestion:
         assert entry.puzzle is not None
-        return suggest(entry.puzzle, backends, rounds=self.rounds)
+        return suggest(entry.puzzle, plan.lineup(entry.puzzle, backends), rounds=self.rounds)
 
 
 def sentence(entry: Entry, puzzle: Puzzle, result: Suggestion) -> str:

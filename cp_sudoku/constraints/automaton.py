@@ -18,8 +18,9 @@ from collections.abc import Hashable, Sequence
 from cp_sudoku.constraints.base import Constraint, TableTooLarge, check_deadline
 
 State = Hashable
-#: The most moves the layers of one rule may hold (about 100 bytes each); past it a back
-#: end declines the puzzle, as for a table past its cap.
+#: The most moves the layers of one rule hold by default (about 100 bytes each): the
+#: values read so far make up to 2**n states on a line of n cells (a 100 x 100 Skyscraper
+#: clue reached a MemoryError).
 MAX_MOVES = 1_000_000
 #: Per position: (state, value, next state) moves that can still reach acceptance.
 Layers = list[list[tuple[State, int, State]]]
@@ -58,7 +59,12 @@ class Automaton(Constraint):
         """The automaton is still alive after ``prefix``."""
         return self.run(prefix) is not None
 
-    def layers(self, domains: Sequence[Sequence[int]], distinct: bool = False) -> Layers:
+    def layers(
+        self,
+        domains: Sequence[Sequence[int]],
+        distinct: bool = False,
+        cap: int | None = MAX_MOVES,
+    ) -> Layers:
         """The moves at each position, over the cells' ``domains``, that lie on an accepted run.
 
         Forward: the states reachable from :meth:`start`; backward: only those from
@@ -67,14 +73,15 @@ class Automaton(Constraint):
         automaton's state, the frozenset of values read so far).
 
         Raises:
-            TableTooLarge: more than :data:`MAX_MOVES` moves (the values read so far
-                make up to 2**n states on a line of n cells), found before they are kept.
-            OutOfTime: past the deadline of :func:`~cp_sudoku.constraints.base.compile_deadline`.
+            TableTooLarge: more than ``cap`` moves reached forward (None: no cap; by
+                default :data:`MAX_MOVES`, so that memory stays bounded).
+            OutOfTime: past the deadline of
+                :func:`~cp_sudoku.constraints.base.compile_deadline`.
         """
         start = self.start()
         reach: list[set[State]] = [{(start, frozenset()) if distinct else start}]
         moves: Layers = []
-        total = 0
+        count = 0
         for values in domains:
             found = []
             for state in reach[-1]:
@@ -83,9 +90,9 @@ class Automaton(Constraint):
                     after = self._next(state, value, distinct)
                     if after is not None:
                         found.append((state, value, after))
-                if total + len(found) > MAX_MOVES:
-                    raise TableTooLarge(f"layers for {self.describe()} exceed {MAX_MOVES:,} moves")
-            total += len(found)
+                if cap is not None and count + len(found) > cap:
+                    raise TableTooLarge(f"layers for {self.describe()} exceed {cap} moves")
+            count += len(found)
             moves.append(found)
             reach.append({after for _, _, after in found})
         alive = {s for s in reach[-1] if self.accept(s[0] if distinct else s)}  # type: ignore[index]

@@ -29,8 +29,6 @@ from cp_sudoku.constraints.automaton import Automaton, State
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
-    parse_cells,
-    parse_int,
     register,
 )
 from cp_sudoku.constraints.linebase import path_text
@@ -102,12 +100,7 @@ class OutsideClue(Constraint):
     @classmethod
     def from_text(cls: type[OC], tokens: list[str], where: str) -> OC:
         """``<total> <cell> ...``."""
-        if len(tokens) < 2:
-            raise PuzzleError(f"{where}: expected {cls.type_name} <total> <cell> ...")
-        try:
-            return cls(parse_cells(tokens[1:], where), parse_int(tokens[0], where, "a total"))
-        except PuzzleError as error:
-            raise error.located(where) from None
+        return cls.number_then_cells(tokens, where, "total")
 
 
 @register

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from cp_sudoku.constraints.base import parse_cells, parse_int, register
+from cp_sudoku.constraints.base import register
 from cp_sudoku.constraints.linebase import Line, path_text, value_pairs
 from cp_sudoku.constraints.primitives import Pair
 from cp_sudoku.model.errors import Cell, PuzzleError
@@ -104,12 +104,7 @@ class EntropicLine(ModularLine):
     @classmethod
     def from_text(cls, tokens: list[str], where: str) -> EntropicLine:
         """``<top> <cell> ...``."""
-        if not tokens:
-            raise PuzzleError(f"{where}: expected entropicline <top digit> <cell> ...")
-        try:
-            return cls(parse_cells(tokens[1:], where), parse_int(tokens[0], where, "a top digit"))
-        except PuzzleError as error:
-            raise error.located(where) from None
+        return cls.number_then_cells(tokens, where, "top digit")
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[EntropicLine, ...]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar
 
-from cp_sudoku.constraints.base import parse_cells, parse_int, register
+from cp_sudoku.constraints.base import register
 from cp_sudoku.constraints.linebase import Line, path_text, value_pairs
 from cp_sudoku.constraints.primitives import Pair
 from cp_sudoku.model.errors import Cell, PuzzleError
@@ -68,12 +68,7 @@ class Whispers(Line):
     @classmethod
     def from_text(cls, tokens: list[str], where: str) -> Whispers:
         """``<gap> <cell> ...``."""
-        if not tokens:
-            raise PuzzleError(f"{where}: expected whispers <gap> <cell> ...")
-        try:
-            return cls(parse_cells(tokens[1:], where), parse_int(tokens[0], where, "a gap"))
-        except PuzzleError as error:
-            raise error.located(where) from None
+        return cls.number_then_cells(tokens, where, "gap")
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[Whispers, ...]:

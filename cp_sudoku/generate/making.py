@@ -10,8 +10,9 @@ processes made the others):
 3. dig givens (:func:`~cp_sudoku.generate.dig.dig`): minimal by default;
 4. with a grade target, grade it (:mod:`cp_sudoku.deduction`) and start
    again from 1 when it falls outside the band;
-5. cross-check the puzzle with the default back ends
-   (:data:`cp_sudoku.backends.DEFAULT_BACKENDS`): it must be ``unique``
+5. cross-check the puzzle as ``check`` does by default (``sat`` and ``kernel``;
+   ``cpsat``, ``sat`` and ``backtrack`` for rules the kernel declines:
+   :func:`cp_sudoku.crosscheck.lineup`): it must be ``unique``
    with the drawn solution, else :class:`GenerationBug` is raised: never a
    wrong puzzle.  At least two back ends must prove it within
    ``check_seconds``; when they cannot, the same puzzle is checked again
@@ -68,9 +69,10 @@ class Request(Rules):
     - ``minimal``: dig until no orbit of givens can go (default True);
     - ``target``: a grade band or rating range (None: any grade);
     - ``max_tries``: drafts per puzzle before :class:`OutOfTries`;
-    - ``backends``: the cross-check's back ends, each given ``check_seconds``
-      (a back end that runs out proves nothing; at least two must prove
-      ``unique`` and none may disagree);
+    - ``backends``: the cross-check's back ends (None: the default
+      cross-check's), each given ``check_seconds`` (a back end that runs out
+      proves nothing; at least two must prove ``unique`` and none may
+      disagree);
     - ``time_limit``: wall-clock seconds for each puzzle (None: no limit);
       past it :func:`make` raises :class:`TimedOut`.
     """
@@ -78,7 +80,7 @@ class Request(Rules):
     minimal: bool = True
     target: Target | None = None
     max_tries: int = 2000
-    backends: tuple[str, ...] = DEFAULT_BACKENDS
+    backends: tuple[str, ...] | None = None
     check_seconds: float = 10.0
     time_limit: float | None = None
 
@@ -244,7 +246,7 @@ def _proved(puzzle: Puzzle, solution: Grid, request: Request) -> tuple[str, ...]
         OutOfTime: the deadline in force passed.
         GenerationBug: a back end contradicted the drawn solution.
     """
-    need = min(2, len(request.backends))
+    need = min(2, len(request.backends or DEFAULT_BACKENDS))
     seconds = request.check_seconds
     for _ in range(CHECK_ROUNDS):
         checked = _crosscheck(puzzle, solution, request.backends, seconds)
@@ -273,12 +275,12 @@ def time_left(most: float | None = None) -> float | None:
 
 
 def _crosscheck(
-    puzzle: Puzzle, solution: Grid, backends: Sequence[str], seconds: float
+    puzzle: Puzzle, solution: Grid, backends: Sequence[str] | None, seconds: float
 ) -> tuple[str, ...]:
     """The back ends that proved ``puzzle`` unique with ``solution`` (those that ran out
     of ``seconds``, or of the time left before the deadline in force, prove nothing); a
     contrary answer raises :class:`GenerationBug`."""
-    verdict = crosscheck(puzzle, list(backends), time_limit=time_left(seconds))
+    verdict = crosscheck(puzzle, backends, time_limit=time_left(seconds))
     proved = [name for name, r in verdict.results.items() if r.status == "unique"]
     if verdict.status != "unique" or verdict.solution != solution:
         raise GenerationBug(

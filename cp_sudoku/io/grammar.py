@@ -39,6 +39,8 @@ def strip_comment(line: str) -> str:
 
 def skipped(line: str) -> bool:
     """Whether ``line`` holds nothing but spaces and a comment."""
+    if "#" not in line:  # the usual line: no comment to strip
+        return not line.strip()
     return not strip_comment(line).strip()
 
 

@@ -49,6 +49,8 @@ from cp_sudoku.model.numbers import shown
 #: The commonest line, 81 digits and blanks, read without the general grammar (the same
 #: puzzle, about 20 us less a line): symbol -> value in the digits 1-9.
 _PLAIN_9X9 = {".": 0, "_": 0, **{str(d): d for d in range(10)}}
+#: The same as a ``bytes.translate`` table (255: not one of those symbols).
+_PLAIN_TABLE = bytes(_PLAIN_9X9.get(chr(b), 255) for b in range(256))
 _DIGITS_9X9 = Alphabet("123456789")
 PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles")
 SOLUTION_COLUMNS = ("solutions", "solution")
@@ -121,9 +123,9 @@ def parse_line(
             f"expected the puzzle as a string of n*n symbols, got {type(text).__name__}"
         )
     if alphabet is None and size in (None, 9) and len(text) == 81:
-        values = [_PLAIN_9X9.get(symbol, -1) for symbol in text]
-        if -1 not in values:
-            return _build(values, _DIGITS_9X9, box, where)
+        plain = text.encode("ascii").translate(_PLAIN_TABLE) if text.isascii() else b"\xff"
+        if 255 not in plain:
+            return _build(list(plain), _DIGITS_9X9, box, where)
     chosen = parse_alphabet(alphabet) if isinstance(alphabet, str) else alphabet
     text = strip_comment(text)
     if not text.strip():

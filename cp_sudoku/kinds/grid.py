@@ -10,14 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
+from itertools import compress
 from math import isqrt
 from operator import index
 from typing import Any
 
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, Unit, cell_name, cells_of
 from cp_sudoku.model.numbers import shown
+from cp_sudoku.model.puzzle import by_recipe
 
 
+@cache
 def default_box(n: int) -> tuple[int, int]:
     """The box shape (rows, columns) usual for an n x n Sudoku.
 
@@ -83,7 +86,7 @@ def sudoku_units(n: int, box: tuple[int, int] | None) -> tuple[Unit, ...]:
             top, left = (b // (n // bc)) * br, (b % (n // bc)) * bc
             cells = tuple((top + r, left + c) for r in range(br) for c in range(bc))
             units.append(Unit(f"box {b + 1}", cells, "box"))
-    return tuple(units)
+    return by_recipe(tuple(units), sudoku_units, n, box)  # pickled as (sudoku_units, n, box)
 
 
 def grid_size(count: int) -> int:
@@ -125,6 +128,8 @@ def flat_grid(grid: Any) -> list[int]:
             f"{type(grid).__name__}"
         )
     items = list(grid)
+    if set(map(type, items)) == {int}:  # the usual case, checked in C: a flat list of ints
+        return items
     if items and all(_is_row(item) for item in items):
         items = [value for row in items for value in row]
     try:
@@ -159,8 +164,10 @@ def square_puzzle(n: int, kind: str, values: Sequence[int] = (), **fields: Any) 
 
 
 def givens_of(grid: Sequence[int], n: int) -> dict[Cell, int]:
-    """Cell -> value for the non-zero entries of a flat row-major grid."""
-    return {(i // n, i % n): v for i, v in enumerate(grid) if v}
+    """Cell -> value for the non-zero entries of a flat row-major grid of n x n values."""
+    if len(grid) != n * n:
+        return {(i // n, i % n): v for i, v in enumerate(grid) if v}
+    return dict(zip(compress(cells_of(n, n), grid), compress(grid, grid), strict=True))
 
 
 def grid_of(puzzle: Puzzle) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     if len(grid) != len(puzzle.cells):
         return [f"grid has {len(grid)} values, expected {len(puzzle.cells)}"]
     values = puzzle.values
-    if {type(v) for v in grid} != {int} or not set(grid) <= set(values):
+    if set(map(type, grid)) != {int} or not set(grid) <= set(values):
         return [
             f"{cell_name(cell)} is {v}, outside {puzzle.min_value}..{puzzle.max_value}"
             for cell, v in zip(puzzle.cells, grid, strict=True)
@@ -30,6 +30,10 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
         for cell, v in puzzle.givens.items()
         if grid[index[cell]] != v
     ]
+    if puzzle.only_units:  # the commonest rules, all units: no value twice in any, in C
+        seen = [read(grid) for read in puzzle.readers]
+        if sum(map(len, map(set, seen))) == sum(map(len, seen)):
+            return problems  # else the loop below names each unit that repeats a value
     for constraint, read in zip(puzzle.constraints, puzzle.readers, strict=True):
         if not constraint.holds(read(grid)):
             what = constraint.describe()

@@ -32,6 +32,7 @@ from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
 
 Grid = tuple[int, ...]
 C = TypeVar("C", bound=Constraint)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -78,9 +79,10 @@ class Puzzle:
     extras: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        ordered = tuple(sorted(self.cells))
-        if ordered != self.cells:  # a sorted tuple stays the very tuple given (shared by shape)
-            object.__setattr__(self, "cells", ordered)
+        if _SORTED_CELLS.get(id(self.cells)) is not self.cells:  # not a tuple of cells_of
+            ordered = tuple(sorted(self.cells))
+            if ordered != self.cells:  # a sorted tuple stays the very tuple given (shared)
+                object.__setattr__(self, "cells", ordered)
         object.__setattr__(self, "constraints", tuple(self.constraints))
         object.__setattr__(self, "extras", tuple(self.extras))
         object.__setattr__(self, "givens", MappingProxyType(dict(self.givens)))
@@ -88,9 +90,15 @@ class Puzzle:
         self._validate()
 
     def __getstate__(self) -> dict[str, object]:
-        """Plain values for pickling (the mappings are read-only proxies; derived views dropped)."""
+        """Plain values for pickling (the mappings are read-only proxies; derived views
+        dropped).  Shared ``cells`` and ``constraints`` tuples (:func:`by_recipe`) travel
+        as their recipe, so the receiving process gets its own shared tuples back."""
         state = {f.name: getattr(self, f.name) for f in fields(self)}
         state["givens"], state["labels"] = dict(self.givens), dict(self.labels)
+        for name in ("cells", "constraints"):
+            recipe = _RECIPES.get(id(state[name]))
+            if recipe is not None and recipe[0] is state[name]:
+                state[name] = _Recipe(recipe[1], recipe[2])
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
@@ -130,13 +138,21 @@ class Puzzle:
         When every constraint is a unit this is the very ``constraints`` tuple, so that
         puzzles sharing their units tuple share their structure (index, peers).
         """
-        units = tuple(c for c in self.constraints if isinstance(c, Unit))
-        return self.constraints if len(units) == len(self.constraints) else units  # type: ignore[return-value]
+        constraints = self.constraints
+        if _ALL_UNITS.get(id(constraints)) is constraints:  # a shared tuple of units
+            return constraints  # type: ignore[return-value]
+        units = tuple(c for c in constraints if isinstance(c, Unit))
+        if len(units) != len(constraints):
+            return units
+        if len(_ALL_UNITS) >= _STRUCTURES_KEPT:
+            _ALL_UNITS.clear()
+        _ALL_UNITS[id(constraints)] = constraints
+        return constraints  # type: ignore[return-value]
 
     @cached_property
     def cages(self) -> tuple[Cage, ...]:
         """The :class:`Cage` constraints, in :attr:`constraints` order."""
-        return self.of_type(Cage)
+        return () if self.only_units else self.of_type(Cage)
 
     def of_type(self, kind: type[C]) -> tuple[C, ...]:
         """The constraints that are instances of ``kind``, in :attr:`constraints` order."""
@@ -223,7 +239,15 @@ class Puzzle:
                 if not isinstance(constraint, Unit):
                     _check_cells(constraint, cells)
         values = self.values
-        for cell, value in self.givens.items():
+        given = self.givens
+        if (
+            set(map(type, given.values())) <= {int}
+            and cells.issuperset(given)
+            and min(given.values(), default=self.min_value) >= self.min_value
+            and max(given.values(), default=self.max_value) <= self.max_value
+        ):
+            return  # every given an int in range on a cell, checked in C; else say which not
+        for cell, value in given.items():
             if cell not in cells:
                 raise PuzzleError(f"given at {cell_name(cell)}, which is not a cell", cells=[cell])
             if isinstance(value, bool) or not isinstance(value, int) or value not in values:
@@ -244,6 +268,10 @@ _STRUCTURES: dict[tuple[int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], _St
 _VALIDATED: dict[
     tuple[int, int, int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], frozenset[Cell]]
 ] = {}
+#: id(cells) -> cells, for the tuples of :func:`cells_of` (sorted by construction).
+_SORTED_CELLS: dict[int, tuple[Cell, ...]] = {}
+#: id(constraints) -> constraints, for the constraint tuples met that hold units alone.
+_ALL_UNITS: dict[int, tuple[Constraint, ...]] = {}
 _STRUCTURES_KEPT = 64
 _STRUCTURES_LOCK = threading.Lock()
 
@@ -312,6 +340,34 @@ def _check_cells(constraint: Constraint, cells: set[Cell] | frozenset[Cell]) -> 
         )
 
 
+#: id(value) -> (value, a cached function, its arguments) for the shared tuples of
+#: :func:`by_recipe`.
+_RECIPES: dict[int, tuple[object, Callable[..., object], tuple[object, ...]]] = {}
+
+
+def by_recipe(value: T, make: Callable[..., T], *args: object) -> T:
+    """``value``, the result of the cached, module-level ``make(*args)``, marked so that a
+    pickled puzzle holding it sends ``make`` and ``args`` instead (a reference and a few
+    numbers, not 81 cells or 27 units).  Unpickled, the call gives the receiving process's
+    own shared tuple, so its puzzles of one shape share their structure (index, peers, the
+    back ends' compiled shapes) as the sender's do.  Called once per value (from inside
+    ``make``); the values are kept for the life of the process, as ``make``'s cache keeps
+    them."""
+    with _STRUCTURES_LOCK:
+        _RECIPES[id(value)] = (value, make, args)
+    return value
+
+
+class _Recipe:
+    """A shared tuple in a pickle: unpickled as ``make(*args)``."""
+
+    def __init__(self, make: Callable[..., object], args: tuple[object, ...]) -> None:
+        self.make, self.args = make, args
+
+    def __reduce__(self) -> tuple[Callable[..., object], tuple[object, ...]]:
+        return self.make, self.args
+
+
 def cells_of(rows: int, cols: int, skip: Iterable[Cell] = ()) -> tuple[Cell, ...]:
     """All positions of a ``rows`` x ``cols`` grid, row-major, minus ``skip``.
 
@@ -323,4 +379,6 @@ def cells_of(rows: int, cols: int, skip: Iterable[Cell] = ()) -> tuple[Cell, ...
 
 @cache
 def _cells_of(rows: int, cols: int, skipped: frozenset[Cell]) -> tuple[Cell, ...]:
-    return tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)
+    cells = tuple((r, c) for r in range(rows) for c in range(cols) if (r, c) not in skipped)
+    _SORTED_CELLS[id(cells)] = cells  # row-major: sorted already (kept, as the cache keeps it)
+    return by_recipe(cells, _cells_of, rows, cols, skipped)

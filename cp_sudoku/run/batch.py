@@ -89,9 +89,7 @@ def check_run(
     if output is not None and reading.path is None:
         raise UsageError("--output needs a file (one puzzle per line, or CSV)")
     if resume and output is not None and Spool.complete(output):
-        summary.add_columns(
-            read_part(Path(output), table_format(output), _names(plan)), plan.backends
-        )
+        summary.add_columns(read_part(Path(output), table_format(output), _names(plan)), plan.names)
         yield iter(())
         return
     wanted = min(jobs, cores()) if cluster is None else jobs
@@ -102,15 +100,16 @@ def check_run(
             note(f"cp-sudoku: {chosen.note}")
         size = CHUNK_IN_PROCESS if chosen.count == 1 and cluster is None else CHUNK_PER_WORKER
         with executor(chosen.count, cluster) as running:
-            yield _outcomes(chunked(entries, size, check, plan), running, summary)
+            chunks = chunked(entries, size, check, plan, most=CHUNK_IN_PROCESS)
+            yield _outcomes(chunks, running, summary)
         return
     spool = None
     done: set[int] = set()
     if output is not None:
-        spool = Spool(output, described(file, plan, reading), plan.backends, resume=resume)
+        spool = Spool(output, described(file, plan, reading), plan.names, resume=resume)
         done = spool.done()
         for index in sorted(done):
-            summary.add_columns(spool.columns(index, _names(plan)), plan.backends)
+            summary.add_columns(spool.columns(index, _names(plan)), plan.names)
     chunks = (
         Chunk(part.index, check, plan, part=Part(file.source, part, reading.box, reading.alphabet))
         for part in file.slices
@@ -133,7 +132,7 @@ def _outcomes(
 
     def kept(chunk: Chunk[Checked], outcomes: list[Outcome[Checked]]) -> None:
         assert spool is not None
-        spool.put(chunk.index, columns_of(outcomes, chunk.plan.backends))
+        spool.put(chunk.index, columns_of(outcomes, chunk.plan.names))
 
     found = ordered(
         chunks, running, run_chunk, window=window(running), kept=kept if spool else None
@@ -173,7 +172,7 @@ def _sliced(
 def _names(plan: Plan) -> tuple[str, ...]:
     from cp_sudoku.run.output import TIMING_SUFFIX, prefix
 
-    return (*Summary.COLUMNS, *(f"{prefix(name)}{TIMING_SUFFIX}" for name in plan.backends))
+    return (*Summary.COLUMNS, *(f"{prefix(name)}{TIMING_SUFFIX}" for name in plan.names))
 
 
 def described(file: SlicedFile, plan: Plan, reading: Input) -> dict[str, Any]:
@@ -181,7 +180,7 @@ def described(file: SlicedFile, plan: Plan, reading: Input) -> dict[str, Any]:
     return describe(file) | {
         "slice_lines": file.lines,
         "plan": {
-            "backends": list(plan.backends),
+            "backends": None if plan.backends is None else list(plan.backends),  # None: default
             "options": {name: dict(options) for name, options in plan.options.items()},
             "limit": plan.limit,
             "time_limit": plan.time_limit,

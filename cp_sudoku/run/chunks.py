@@ -63,11 +63,16 @@ def chunked(
     work: Work[T],
     plan: Plan,
     backends: Sequence[Backend] | None = None,
+    *,
+    most: int | None = None,
 ) -> Iterator[Chunk[T]]:
-    """``entries`` in chunks of ``size``, read lazily (an input of any length)."""
+    """``entries`` in chunks, read lazily (an input of any length): the first of ``size``
+    entries, each next one twice as large up to ``most`` (default: ``size``), so that a
+    few puzzles still spread over the workers and many pay the hand-off once per chunk."""
     it = iter(entries)
     given = tuple(backends) if backends is not None else None
     index = 0
     while batch := tuple(islice(it, size)):
         yield Chunk(index, work, plan, entries=batch, backends=given)
         index += 1
+        size = min(2 * size, max(size, most or size))

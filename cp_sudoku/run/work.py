@@ -48,7 +48,8 @@ class Checked:
 def check(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Checked:
     """Cross-check ``entry``'s puzzle (:func:`cp_sudoku.crosscheck.crosscheck`)."""
     puzzle = _puzzle(entry)
-    verdict = crosscheck(puzzle, backends, limit=plan.limit, time_limit=plan.time_limit)
+    chosen = plan.lineup(puzzle, backends)
+    verdict = crosscheck(puzzle, chosen, limit=plan.limit, time_limit=plan.time_limit)
     mismatch = None if entry.solution is None else stated_mismatch(puzzle, verdict, entry.solution)
     graded = grade(puzzle, time_limit=plan.time_limit) if plan.grade else None
     return Checked(verdict, mismatch, graded)
@@ -57,7 +58,9 @@ def check(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Checked:
 def count_solutions(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Count:
     """Count ``entry``'s solutions up to ``plan.limit`` (:func:`cp_sudoku.crosscheck.count`),
     keeping two grids per back end, so memory does not grow with the limit."""
-    return count(_puzzle(entry), backends, limit=plan.limit, time_limit=plan.time_limit)
+    puzzle = _puzzle(entry)
+    chosen = plan.lineup(puzzle, backends)
+    return count(puzzle, chosen, limit=plan.limit, time_limit=plan.time_limit)
 
 
 @dataclass(frozen=True)

@@ -318,6 +318,6 @@ class _Chunks:
 def _options(stored: dict[str, Any]) -> dict[str, Any]:
     """Options as stored in JSON -> the keyword arguments of :class:`solving.Options`."""
     return stored | {
-        "backends": tuple(stored["backends"]),
+        "backends": None if stored["backends"] is None else tuple(stored["backends"]),
         "box": None if stored["box"] is None else tuple(stored["box"]),
     }

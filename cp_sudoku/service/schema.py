@@ -34,7 +34,8 @@ class PuzzleRequest(BaseModel):
     backends: list[str] | None = Field(
         None,
         max_length=MAX_BACKENDS,
-        description="Back ends (default cpsat, sat, kernel); a repeated name runs once.",
+        description="Back ends (default: sat and kernel; cpsat, sat and backtrack on a puzzle "
+        "with rules the kernel declines); a repeated name runs once.",
     )
     limit: int | None = Field(
         None, ge=1, description="Solutions per back end (default 2 for check, 1000 for count)."

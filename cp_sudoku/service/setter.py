@@ -38,7 +38,8 @@ def suggest_one(text: str, options: Options) -> dict[str, Any]:
         InputError: the text is not exactly one readable puzzle.
     """
     _, puzzle = _one_puzzle(text, options)
-    return suggest(puzzle, options.plan().built()).record()
+    plan = options.plan()
+    return suggest(puzzle, plan.lineup(puzzle, plan.built())).record()
 
 
 def why_one(text: str, options: Options) -> dict[str, Any]:
@@ -81,7 +82,7 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
         "core": None,
     }
     if verdict.status == "multiple":
-        record["suggestion"] = suggest(puzzle, backends).record()
+        record["suggestion"] = suggest(puzzle, plan.lineup(puzzle, backends)).record()
     elif verdict.status == "none" and verdict.agree:
         core: Core = why_none(puzzle)
         record["core"] = core.record()

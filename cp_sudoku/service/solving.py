@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, available, backend_class
+from cp_sudoku.backends import DEFAULT_BACKENDS, UNLESS_KERNEL_TAKES, available, backend_class
 from cp_sudoku.constraints import REGISTRY, Mark
 from cp_sudoku.display import count_record, error_record, render_grid, verdict_record
 from cp_sudoku.encodings.cnf import ENCODINGS
@@ -52,13 +52,14 @@ class Options:
 
     ``box`` is (rows, columns) of a box; ``alphabet`` as ``--alphabet`` spells
     it; ``limit`` solutions per back end (>= 1); ``time_limit`` seconds per
-    back end and puzzle; ``grade``: also grade each puzzle (``check`` only).
+    back end and puzzle; ``grade``: also grade each puzzle (``check`` only);
+    ``backends`` None: the default cross-check (:func:`cp_sudoku.crosscheck.lineup`).
     """
 
     format: str | None = None
     alphabet: str | None = None
     box: tuple[int, int] | None = None
-    backends: tuple[str, ...] = DEFAULT_BACKENDS
+    backends: tuple[str, ...] | None = None
     limit: int = 2
     time_limit: float | None = None
     grade: bool = False
@@ -77,8 +78,9 @@ class Options:
             parse_alphabet(self.alphabet)
         if self.box is not None and min(self.box) < 1:
             raise InputError(f"box must be ROWSxCOLUMNS of at least 1, got {self.box}")
-        unknown = [name for name in self.backends if name not in available()]
-        if unknown or not self.backends:
+        named = DEFAULT_BACKENDS if self.backends is None else self.backends
+        unknown = [name for name in named if name not in available()]
+        if unknown or not named:
             problem = f"unknown back end {unknown[0]!r}" if unknown else "no back end named"
             raise InputError(f"{problem}; choose from {', '.join(available())}")
         if self.limit < 1:
@@ -266,6 +268,8 @@ def warm_up() -> None:
     entry = next(read_text("......122..4.4..", "<warm-up>"))
     plan = Plan()
     check(entry, plan.built(), plan)
+    for name in plan.names:  # those that join on some puzzles only (cpsat) too
+        plan.backend(name)
 
 
 # --- Drawing for the page --------------------------------------------------------------------
@@ -336,6 +340,15 @@ def _labelled(puzzle: Puzzle, mark: Mark) -> bool:
 # --- Listings --------------------------------------------------------------------------------
 
 
+def _default_on(name: str) -> str | None:
+    """Which puzzles the default cross-check runs back end ``name`` on, in words."""
+    if name not in DEFAULT_BACKENDS:
+        return None
+    if name in UNLESS_KERNEL_TAKES:
+        return "puzzles with rules the kernel declines (cages, relations, clues)"
+    return "every puzzle"
+
+
 def backends_listing() -> list[dict[str, Any]]:
     """Every back end: name, whether it runs by default, its summary, its own options
     (type, default, meaning, choices: set from the CLI, not per request), its statistics
@@ -347,6 +360,7 @@ def backends_listing() -> list[dict[str, Any]]:
             {
                 "name": name,
                 "default": name in DEFAULT_BACKENDS,
+                "default_on": _default_on(name),
                 "summary": backend.summary,
                 "options": {
                     key: {

@@ -38,7 +38,7 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
-from cp_sudoku.backends import DEFAULT_BACKENDS, Backend
+from cp_sudoku.backends import Backend
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.model import Cell, Grid, Puzzle, UsageError, cell_name, violations
@@ -94,12 +94,13 @@ class Suggestion:
 
 def suggest(
     puzzle: Puzzle,
-    backends: Iterable[str | Backend] | str | Backend = DEFAULT_BACKENDS,
+    backends: Iterable[str | Backend] | str | Backend | None = None,
     *,
     rounds: int = ROUNDS,
     targets: int = TARGETS,
 ) -> Suggestion:
-    """Givens that make ``puzzle`` unique (module docstring), checked by ``backends``.
+    """Givens that make ``puzzle`` unique (module docstring), checked by ``backends``
+    (None: the default cross-check, :func:`cp_sudoku.crosscheck.crosscheck`).
 
     ``targets``: how many solutions to try as the target (the first found,
     then the other solutions met, in order); the smallest proposal wins.

@@ -46,7 +46,7 @@ async def create_job(
         "format": chosen.format,
         "alphabet": chosen.alphabet,
         "box": chosen.box,
-        "backends": list(chosen.backends),
+        "backends": None if chosen.backends is None else list(chosen.backends),
         "limit": chosen.limit,
         "time_limit": chosen.time_limit,
     }

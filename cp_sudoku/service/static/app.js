@@ -144,9 +144,11 @@ function chosenBackends() {
 }
 
 function options() {
-  // before the back ends are listed, the server's default back ends
-  const listed = document.querySelectorAll("#backends input").length > 0;
-  const body = listed ? { backends: chosenBackends() } : {};
+  // the boxes as listed (or not yet listed): the server's default cross-check, which
+  // chooses its back ends per puzzle (cpsat only where the kernel declines a rule)
+  const boxes = [...document.querySelectorAll("#backends input")];
+  const changed = boxes.some((box) => box.checked !== (box.dataset.default === "true"));
+  const body = changed ? { backends: chosenBackends() } : {};
   if ($("limit").value) body.limit = Number($("limit").value);
   if ($("time-limit").value) body.time_limit = Number($("time-limit").value);
   return body;
@@ -698,9 +700,10 @@ function selectTab(name) {
 async function loadListings() {
   const [backends, kinds] = await Promise.all([api("GET", "/v1/backends"), api("GET", "/v1/kinds")]);
   $("backends").replaceChildren(...backends.data.backends.map((b) => el(
-    "label", { class: "backend" },
-    Object.assign(el("input", { type: "checkbox", value: b.name, id: `backend-${b.name}` }),
-      { checked: b.default }),
+    "label", { class: "backend", title: b.default_on ? `by default on ${b.default_on}` : "" },
+    Object.assign(el("input", {
+      type: "checkbox", value: b.name, id: `backend-${b.name}`, "data-default": String(b.default),
+    }), { checked: b.default }),
     ` ${b.name}`,
   )));
   const examples = {};
