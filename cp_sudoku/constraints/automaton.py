@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from cp_sudoku.constraints.base import Constraint
+from cp_sudoku.constraints.base import Constraint, TableTooLarge, check_deadline
 
 State = Hashable
 #: Per position: (state, value, next state) moves that can still reach acceptance.
@@ -55,17 +55,28 @@ class Automaton(Constraint):
         """The automaton is still alive after ``prefix``."""
         return self.run(prefix) is not None
 
-    def layers(self, domains: Sequence[Sequence[int]], distinct: bool = False) -> Layers:
+    def layers(
+        self,
+        domains: Sequence[Sequence[int]],
+        distinct: bool = False,
+        cap: int | None = None,
+    ) -> Layers:
         """The moves at each position, over the cells' ``domains``, that lie on an accepted run.
 
         Forward: the states reachable from :meth:`start`; backward: only those from
         which an accepting state can be reached by the end.  With ``distinct`` (cells
         that share a unit), a run repeats no value: a state is then the pair (the
         automaton's state, the frozenset of values read so far).
+
+        Raises:
+            TableTooLarge: more than ``cap`` moves reached forward (None: no cap).
+            OutOfTime: past the deadline of
+                :func:`~cp_sudoku.constraints.base.compile_deadline`.
         """
         start = self.start()
         reach: list[set[State]] = [{(start, frozenset()) if distinct else start}]
         moves: Layers = []
+        count = 0
         for values in domains:
             found = []
             for state in reach[-1]:
@@ -73,6 +84,10 @@ class Automaton(Constraint):
                     after = self._next(state, value, distinct)
                     if after is not None:
                         found.append((state, value, after))
+                if cap is not None and count + len(found) > cap:
+                    raise TableTooLarge(f"layers for {self.describe()} exceed {cap} moves")
+            count += len(found)
+            check_deadline()
             moves.append(found)
             reach.append({after for _, _, after in found})
         alive = {s for s in reach[-1] if self.accept(s[0] if distinct else s)}  # type: ignore[index]

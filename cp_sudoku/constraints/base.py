@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import combinations
@@ -65,16 +65,25 @@ _DEADLINE: ContextVar[tuple[float, Callable[[], float]] | None] = ContextVar(
 )
 
 
-@contextmanager
 def compile_deadline(
     at: float | None, clock: Callable[[], float] = time.perf_counter
-) -> Iterator[None]:
+) -> AbstractContextManager[None]:
     """Within the block, :meth:`Constraint.allowed`,
     :func:`~cp_sudoku.encodings.dispatch.compile_rules` and any long loop that calls
     :func:`check_deadline` raise :class:`OutOfTime` once ``clock()`` passes ``at``
     (None: no deadline).  ``clock`` is ``time.perf_counter`` (wall clock, the back
-    ends' time limits) or ``time.process_time`` (CPU, the grade's)."""
-    token = _DEADLINE.set(None if at is None else (at, clock))
+    ends' time limits) or ``time.process_time`` (CPU, the grade's).  With no
+    deadline to set and none in force, the block runs as it is (every solve of a
+    classic puzzle passes here)."""
+    if at is None and _DEADLINE.get() is None:
+        return nullcontext()
+    return _deadline_set(None if at is None else (at, clock))
+
+
+@contextmanager
+def _deadline_set(value: tuple[float, Callable[[], float]] | None) -> Iterator[None]:
+    """The deadline ``value`` in force within the block."""
+    token = _DEADLINE.set(value)
     try:
         yield
     finally:
