@@ -373,6 +373,8 @@ class MrvSearch(Search):
                     pending.update(cages_of[i])
                     if not new & (new - 1):
                         queue.append(i)
+            if rule.idempotent:  # pruned to its fixpoint in one call
+                pending.discard(k)
         return changed
 
 
