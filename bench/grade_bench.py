@@ -4,16 +4,19 @@ Explainer's ratings.
 Usage::
 
     python bench/grade_bench.py coverage --count 0 --hodoku 200       # every puzzle of each set
-    python bench/grade_bench.py versus-se bench/data/se-ratings.tsv     # Spearman, same band
+    python bench/grade_bench.py coverage --sets forum-hardest-1106 --every 10 --out cov.tsv
+    python bench/grade_bench.py versus-se bench/data/se-ratings.tsv bench/data/grade-vs-se.tsv
 
 ``coverage`` grades every puzzle (or the first ``--count``) of norvig-top95,
-magictour-top1465 and forum-hardest-1106 with :func:`cp_sudoku.deduction.grade`, under a
-CPU time limit per puzzle (``--time-limit``), and prints per set: the share solved by logic
+magictour-top1465 and forum-hardest-1106 (or every ``--every``-th) with
+:func:`cp_sudoku.deduction.grade`, under a CPU time limit per puzzle (``--time-limit``),
+appends a row per puzzle to ``--out`` as it goes, and prints per set: the share solved by logic
 alone (no guessing), the median and mean CPU milliseconds per puzzle (``time.process_time``),
 and the bands.  With ``--hodoku N`` it also times hodoku-py's ``Solver().rate`` (HoDoKu's
 rating, a pure-Python port) on the first N puzzles of each set in the same process.
 
-``versus-se`` grades each puzzle of a ratings file written by ``bench/serate.py`` and prints
+``versus-se`` grades each puzzle of a ratings file written by ``bench/serate.py`` (each
+puzzle once: its SE rating, else its timeout at the longest limit) and prints
 Spearman's rank correlation between our rating and SE's (puzzles SE timed out on are left
 out, and counted), and the share landing in the same band (SE's rating put in our bands).
 """
@@ -27,6 +30,7 @@ from collections import Counter
 from pathlib import Path
 
 import click
+from serate import outcomes  # bench/serate.py, beside this script
 
 from cp_sudoku.deduction import band_of, grade
 from cp_sudoku.io import parse_line
@@ -44,29 +48,44 @@ def main() -> None:
 
 @main.command()
 @click.option("--count", default=0, show_default=True, help="puzzles per set (0: all)")
+@click.option("--every", default=1, show_default=True, help="take every K-th puzzle of a set")
 @click.option("--time-limit", default=20.0, show_default=True, help="CPU seconds per puzzle")
 @click.option("--hodoku", default=0, show_default=True, help="also time hodoku-py on N per set")
 @click.option("--sets", default=",".join(SETS), show_default=True)
-def coverage(count: int, time_limit: float, hodoku: int, sets: str) -> None:
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="append one row per puzzle: set, index, outcome, rating, hardest, steps, CPU ms",
+)
+def coverage(
+    count: int, every: int, time_limit: float, hodoku: int, sets: str, out: Path | None
+) -> None:
     """Share solved by logic, CPU time per puzzle, bands; hodoku-py beside."""
+    sink = out.open("a") if out else None
     for name in sets.split(","):
-        lines = (DATA / "sudoku" / f"{name}.txt").read_text().split()
-        if count:
-            lines = lines[:count]
-        seconds, outcomes, bands = [], Counter(), Counter()
-        for text in lines:
+        every_line = (DATA / "sudoku" / f"{name}.txt").read_text().split()
+        indexes = list(range(0, len(every_line), every))[: count or None]
+        lines = [every_line[i] for i in indexes]
+        seconds, results, bands = [], Counter(), Counter()
+        for index, text in zip(indexes, lines, strict=True):
             puzzle = parse_line(text)
             start = time.process_time()
             graded = grade(puzzle, time_limit=time_limit)
             seconds.append(time.process_time() - start)
-            outcomes[graded.outcome] += 1
+            results[graded.outcome] += 1
             bands[graded.band] += 1
-        solved = outcomes["solved"]
+            if sink:
+                sink.write(
+                    f"{name}\t{index}\t{graded.outcome}\t{graded.rating}\t{graded.hardest}\t"
+                    f"{graded.steps}\t{seconds[-1] * 1000:.1f}\n"
+                )
+                sink.flush()
+        solved = results["solved"]
         click.echo(
             f"{name}: {solved}/{len(lines)} solved by logic ({solved / len(lines):.1%}); "
             f"CPU ms per puzzle median {statistics.median(seconds) * 1000:.1f}, "
             f"mean {statistics.mean(seconds) * 1000:.1f}, max {max(seconds) * 1000:.0f}; "
-            f"outcomes {dict(outcomes)}; bands {dict(bands)}"
+            f"outcomes {dict(results)}; bands {dict(bands)}"
         )
         if hodoku:
             _hodoku(lines[:hodoku], seconds[:hodoku])
@@ -112,25 +131,35 @@ def versus_se(ratings: Path, out: Path, time_limit: float, censored_time_limit: 
         known = {
             row[1]: row for row in (line.split("\t") for line in out.read_text().splitlines()[1:])
         }
-    rows = [
-        line.split("\t")
-        for line in ratings.read_text().splitlines()
-        if line and not line.startswith("#") and not line.startswith("set\t")
-    ]
-    written = []
-    for name, text, er, technique, _ in rows:
-        if text not in known:
+    rows = list(outcomes(ratings).values())
+    fresh = 0
+    for name, text, er, _, *_ in rows:
+        # a puzzle graded under the censored limit is graded again once SE has rated it
+        if text not in known or (known[text][5] == "unsolved" and er not in _LEFT_OUT):
             limit = censored_time_limit if er in _LEFT_OUT else time_limit
             graded = grade(parse_line(text), time_limit=limit)
             ours = graded.rating if graded.solved else UNFINISHED
-            known[text] = [name, text, er, technique, str(ours), graded.band, str(graded.hardest)]
-        written.append("\t".join([*known[text][:2], er, technique, *known[text][4:]]))
-    header = "set\tpuzzle\tse\tse_technique\tours\tband\thardest\n"
-    out.write_text(header + "".join(line + "\n" for line in written))
+            known[text] = [name, text, er, "", str(ours), graded.band, str(graded.hardest)]
+            fresh += 1
+            if fresh % 100 == 0:  # kept as it goes: a rerun resumes
+                _write(out, rows, known)
+    written = _write(out, rows, known)
     table = [line.split("\t") for line in written]
     _agreement("all sets", table)
     for name in sorted({row[0] for row in table}):
         _agreement(name, [row for row in table if row[0] == name])
+
+
+def _write(out: Path, rows: list[list[str]], known: dict[str, list[str]]) -> list[str]:
+    """Write OUT: each row of RATINGS graded so far, SE's columns from RATINGS."""
+    written = [
+        "\t".join([*known[text][:2], er, technique, *known[text][4:]])
+        for _, text, er, technique, *_ in rows
+        if text in known
+    ]
+    header = "set\tpuzzle\tse\tse_technique\tours\tband\thardest\n"
+    out.write_text(header + "".join(line + "\n" for line in written))
+    return written
 
 
 #: Our rating of a puzzle logic did not finish: above every step's rating.
