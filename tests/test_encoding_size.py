@@ -106,20 +106,12 @@ def _kenken_20_with_a_product_over_15_cells() -> Puzzle:
     return kenken(n, cages)
 
 
-@pytest.mark.parametrize(
-    "backend",
-    [
-        "cpsat",
-        "minizinc",
-        pytest.param("sat", marks=pytest.mark.slow),
-        pytest.param("backtrack", marks=pytest.mark.slow),
-        pytest.param("mip", marks=pytest.mark.slow),
-    ],
-)
+@pytest.mark.parametrize("backend", ["cpsat", "minizinc", "sat", "backtrack", "mip"])
 def test_a_20x20_kenken_with_a_huge_product_gets_an_honest_answer(backend: str) -> None:
     """CP-SAT chains the product (it refused the model before) and proves it unique;
     MiniZinc declines a target past Gecode's integers (it crashed reading the FlatZinc);
-    the table back ends are still enumerating the cage's tuples at the time limit."""
+    the table back ends decline at the table's first tuple: its 15 cells differ, so each
+    of its 15! orders is another tuple, past the cap."""
     if backend == "minizinc" and missing() is not None:
         pytest.skip(f"minizinc is not installed: {INSTALL}")
     puzzle = _kenken_20_with_a_product_over_15_cells()
@@ -127,12 +119,10 @@ def test_a_20x20_kenken_with_a_huge_product_gets_an_honest_answer(backend: str) 
     if backend == "cpsat":
         assert result.status == "unique", result
         assert result.solutions[0][:15] == tuple(range(1, 16))
-    elif backend == "minizinc":
-        assert (result.status, result.stopped) == ("unknown", "declined")
-        assert "past Gecode's integers" in (result.reason or "")
-    else:
-        assert (result.status, result.stopped) == ("unknown", "time limit"), result
-        assert result.seconds < 10
+        return
+    assert (result.status, result.stopped) == ("unknown", "declined"), result
+    says = "past Gecode's integers" if backend == "minizinc" else "each of the 15! orders"
+    assert says in (result.reason or "")
 
 
 def test_a_wide_symmetric_table_is_declined_at_its_first_tuple() -> None:
