@@ -1,4 +1,5 @@
-"""Shared fixtures: the data folder, a puzzle parser, and the agreement check."""
+"""Shared fixtures: the data folder, one in-process service, a puzzle parser, and the
+agreement check."""
 
 from __future__ import annotations
 
@@ -22,6 +23,22 @@ def data() -> Path:
         return data_dir()
     except UsageError as error:
         pytest.skip(str(error))
+
+
+@pytest.fixture(scope="session")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One in-process service (default limits, one worker, no tokens) as a TestClient,
+    shared by the tests of endpoints that keep no state between requests (check,
+    generate, the workbench): each start of its worker process costs about 0.75 s of
+    CPU and a few seconds of wall."""
+    pytest.importorskip("fastapi", reason="pip install 'cp-sudoku[service]'")
+    from fastapi.testclient import TestClient
+
+    from cp_sudoku.service.app import Settings, create_app
+
+    db = tmp_path_factory.mktemp("service") / "jobs.sqlite3"
+    with TestClient(create_app(Settings(db=db, workers=1))) as client:
+        yield client
 
 
 def lines(path: Path, count: int | None = None, step: int = 1) -> list[str]:

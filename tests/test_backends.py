@@ -130,9 +130,10 @@ def test_top95_all_unique_with_stored_solutions(data: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "count", "step"),
     [
-        ("royle-17clue.txt", 300, 163),
+        # the hardest set by default; the other two (4 s of CPU) under the slow mark
+        pytest.param("royle-17clue.txt", 300, 163, marks=pytest.mark.slow),
         ("forum-hardest-1106.txt", 200, 1),
-        ("magictour-top1465.txt", 300, 4),
+        pytest.param("magictour-top1465.txt", 300, 4, marks=pytest.mark.slow),
     ],
 )
 def test_benchmark_samples_unique(data: Path, name: str, count: int, step: int) -> None:

@@ -395,16 +395,20 @@ def test_interactive_entry_accepts_a_whole_puzzle_on_one_line() -> None:
 
 
 def test_targets_that_are_not_puzzle_files(tmp_path: Path) -> None:
-    done = run("check", str(tmp_path))
-    assert done.returncode == 2
+    # in-process: the messages and exit codes (the subprocess tests above cover the process)
+    done = invoke("check", str(tmp_path))
+    assert done.exit_code == 2
     assert done.stderr.startswith(f"cp-sudoku: error: {tmp_path} is a directory")
     bom = tmp_path / "bom.txt"
     bom.write_bytes(b"\xef\xbb\xbf......122..4.4..\n")
-    assert run("check", str(bom), "--jobs", "1").returncode == 0  # a UTF-8 BOM is skipped
+    done = invoke("check", str(bom), "--jobs", "1")
+    assert done.exit_code == 0, done.output  # a UTF-8 BOM is skipped
+    assert done.stdout.startswith(f"{bom}:1  unique")
     huge = tmp_path / "huge.txt"
     huge.write_text("." * 1_000_000 + "\n")
-    done = run("check", str(huge), "--jobs", "1")
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    done = invoke("check", str(huge), "--jobs", "1")
+    assert done.exit_code == 2 and isinstance(done.exception, SystemExit), done.exception
+    assert done.stderr.startswith("cp-sudoku: error: ") and "Traceback" not in done.stderr
 
 
 def test_progress_lines_on_a_stderr_that_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -384,26 +385,21 @@ def test_every_fpuzzles_puzzle_is_proved_and_verified(data: Path, tmp_path: Path
 
 
 def test_the_service_reads_a_link_and_refuses_an_unknown_key_with_422(
-    data: Path, tmp_path: Path
+    data: Path, service: Any
 ) -> None:
-    pytest.importorskip("fastapi", reason="pip install 'cp-sudoku[service]'")
-    from fastapi.testclient import TestClient
-
     from cp_sudoku.io.fpuzzles_link import link as link_of
-    from cp_sudoku.service.app import Settings, create_app
 
     record = peak(data)
-    with TestClient(create_app(Settings(db=tmp_path / "jobs.sqlite3", workers=1))) as api:
-        answer = api.post("/v1/check", json={"puzzle": link_of(record)}, params={"drawing": "true"})
-        assert answer.status_code == 200, answer.text
-        body = answer.json()
-        assert body["status"] == "unique" and body["solution"] == "1423324123144132"
-        shapes = {mark["shape"] for mark in body["drawing"]["marks"]}
-        assert {"outside", "edge-text"} <= shapes  # little killers and the V
-        record["lockout"] = []
-        refused = api.post("/v1/check", json={"puzzle": link_of(record)})
-        assert refused.status_code == 422
-        assert "lockout: unknown f-puzzles key" in refused.text
+    answer = service.post("/v1/check", json={"puzzle": link_of(record)}, params={"drawing": "true"})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["status"] == "unique" and body["solution"] == "1423324123144132"
+    shapes = {mark["shape"] for mark in body["drawing"]["marks"]}
+    assert {"outside", "edge-text"} <= shapes  # little killers and the V
+    record["lockout"] = []
+    refused = service.post("/v1/check", json={"puzzle": link_of(record)})
+    assert refused.status_code == 422
+    assert "lockout: unknown f-puzzles key" in refused.text
 
 
 def test_rules_over_the_whole_grid_are_drawn_in_words(data: Path) -> None:
@@ -566,23 +562,15 @@ def test_a_shape_the_format_does_not_allow_is_one_line_and_exit_2(
     assert len(errors) == 1 and errors[0].startswith(f"cp-sudoku: error: {path}:1: {message}")
 
 
-def test_a_shape_the_format_does_not_allow_is_422_on_the_service(
-    data: Path, tmp_path: Path
-) -> None:
-    pytest.importorskip("fastapi", reason="pip install 'cp-sudoku[service]'")
-    from fastapi.testclient import TestClient
-
-    from cp_sudoku.service.app import Settings, create_app
-
-    with TestClient(create_app(Settings(db=tmp_path / "jobs.sqlite3", workers=1))) as api:
-        for case, (change, message) in sorted(SHAPES.items()):
-            record = peak(data)
-            record.update(change)
-            answer = api.post("/v1/check", json={"puzzle": link(record)})
-            assert answer.status_code == 422, (case, answer.text)
-            assert message in answer.json()["error"], (case, answer.text)
-        refused = api.post("/v1/check", json={"puzzle": "https://example.com/?load=N4IgzglgXpAs"})
-        assert refused.status_code == 422 and "is not an f-puzzles or SudokuPad" in refused.text
+def test_a_shape_the_format_does_not_allow_is_422_on_the_service(data: Path, service: Any) -> None:
+    for case, (change, message) in sorted(SHAPES.items()):
+        record = peak(data)
+        record.update(change)
+        answer = service.post("/v1/check", json={"puzzle": link(record)})
+        assert answer.status_code == 422, (case, answer.text)
+        assert message in answer.json()["error"], (case, answer.text)
+    refused = service.post("/v1/check", json={"puzzle": "https://example.com/?load=N4IgzglgXpAs"})
+    assert refused.status_code == 422 and "is not an f-puzzles or SudokuPad" in refused.text
 
 
 def test_a_partial_or_empty_stated_solution_is_not_compared(data: Path) -> None:

@@ -194,11 +194,8 @@ def test_cli_never_crashes_many(tmp_path: Path, case: tuple[str, str | bytes]) -
 
 #: Every character other than 0-9 that Python's str.isdigit, isdecimal or isnumeric accepts
 #: (each Unicode decimal digit block, superscripts, circled and fraction numbers, ...).
-DIGIT_LIKE = [
-    ch
-    for ch in map(chr, range(sys.maxunicode + 1))
-    if not ch.isascii() and (ch.isdigit() or ch.isdecimal() or ch.isnumeric())
-]
+#: (isdecimal and isdigit accept subsets of what isnumeric accepts.)
+DIGIT_LIKE = [ch for ch in map(chr, range(128, sys.maxunicode + 1)) if ch.isnumeric()]
 #: Where a variant file writes a number: ``{n}`` is replaced by the fuzzed text.
 NUMBER_PLACES = [
     "kind: killer\nsize: 4\ncages:\n{n}: r1c1,r1c2\n",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -110,18 +111,12 @@ def test_certified_puzzles_pass_verify(tmp_path) -> None:  # type: ignore[no-unt
     assert verified.exit_code == 0 and verified.output.count("holds") == 2
 
 
-def test_service_generates_what_the_cli_prints(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from fastapi.testclient import TestClient
-
-    from cp_sudoku.service.app import Settings, create_app
-
-    app = create_app(Settings(db=tmp_path / "jobs.db", workers=1))
-    with TestClient(app) as client:
-        reply = client.post("/v1/generate", json={"size": 6, "count": 2, "seed": 9})
-        assert reply.status_code == 200, reply.text
-        lines = [p["line"] for p in reply.json()["puzzles"]]
-        bad = client.post("/v1/generate", json={"size": 6, "box": "2x3", "symmetry": "rot90"})
-        assert bad.status_code == 422 and "cannot have 90° rotation" in bad.json()["error"]
+def test_service_generates_what_the_cli_prints(service: Any) -> None:
+    reply = service.post("/v1/generate", json={"size": 6, "count": 2, "seed": 9})
+    assert reply.status_code == 200, reply.text
+    lines = [p["line"] for p in reply.json()["puzzles"]]
+    bad = service.post("/v1/generate", json={"size": 6, "box": "2x3", "symmetry": "rot90"})
+    assert bad.status_code == 422 and "cannot have 90° rotation" in bad.json()["error"]
     printed = CliRunner().invoke(main, ["generate", "--size", "6", "--count", "2", "--seed", "9"])
     assert [line.split()[0] for line in printed.output.splitlines()] == lines
 
@@ -191,22 +186,16 @@ def test_time_limit_per_puzzle_stops_a_big_one_and_keeps_the_rest_as_they_were()
     assert slow.status == "unknown" and "time limit of 0.3 s" in (slow.reason or "")
 
 
-def test_service_generate_takes_the_time_limit(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from fastapi.testclient import TestClient
-
-    from cp_sudoku.service.app import Settings, create_app
-
-    app = create_app(Settings(db=tmp_path / "jobs.db", workers=1))
-    with TestClient(app) as client:
-        reply = client.post("/v1/generate", json={"size": 25, "time_limit": 0.3})
-        assert reply.status_code == 200, reply.text
-        assert reply.json()["puzzles"] == []
-        assert "within the time limit of 0.3 s" in reply.json()["failed"][0]
-        over = client.post("/v1/generate", json={"time_limit": 1e6})
-        assert over.status_code == 422 and "time_limit" in over.json()["error"]
-        out_of_reach = client.post("/v1/generate", json={"rating": "13-14"})
-        assert out_of_reach.status_code == 422
-        assert "no puzzle rates 13 or more" in out_of_reach.json()["error"]
+def test_service_generate_takes_the_time_limit(service: Any) -> None:
+    reply = service.post("/v1/generate", json={"size": 25, "time_limit": 0.3})
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["puzzles"] == []
+    assert "within the time limit of 0.3 s" in reply.json()["failed"][0]
+    over = service.post("/v1/generate", json={"time_limit": 1e6})
+    assert over.status_code == 422 and "time_limit" in over.json()["error"]
+    out_of_reach = service.post("/v1/generate", json={"rating": "13-14"})
+    assert out_of_reach.status_code == 422
+    assert "no puzzle rates 13 or more" in out_of_reach.json()["error"]
 
 
 def test_from_a_puzzle_without_solution_answers_none_with_its_reason(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -226,3 +215,40 @@ def test_from_a_puzzle_without_solution_answers_none_with_its_reason(tmp_path) -
     record = json.loads(result.output)
     assert result.exit_code == 1 and record["status"] == "none"
     assert "r1c4=6" in record["reason"] and "cannot all hold" in record["reason"]
+
+
+def test_kakuro_sums_as_assumptions_agree_with_the_compiled_puzzle() -> None:
+    """The generator's one-model-per-layout test of "another filling with these sums"
+    gives the same answer as a fresh solver of the Kakuro it writes, on 60 fillings."""
+    import random
+
+    from cp_sudoku.generate import kakuro as generator
+    from cp_sudoku.generate.oracle import Oracle
+    from cp_sudoku.kinds.kakuro import kakuro
+
+    answers = set()
+    for seed in range(20):
+        rng = random.Random(seed)
+        white = generator.kakuro_layout(4 + seed % 4, rng)
+        model = generator._Sums(white)
+        try:
+            for _ in range(3):
+                solution = model.fill(rng, [])
+                values = dict(zip(model.cells, solution, strict=True))
+                puzzle = kakuro(generator._squares(len(white), white, model.runs, values))
+                grid = tuple(values[c] for c in puzzle.cells)
+                with Oracle(puzzle) as fresh:
+                    expected = fresh.other_solution((), grid) is None
+                assert (model.other(solution) is None) == expected
+                answers.add(expected)
+        finally:
+            model.close()
+    assert answers == {True, False}  # both answers met
+
+
+def test_kakuro_up_to_9x9_is_generated_and_audited() -> None:
+    for size in (7, 9):
+        made = make(Request(kind="kakuro", size=size), 11, 0)
+        assert audit(made) == [] and len(made.puzzle.cells) * 3 >= (size - 1) ** 2
+    with pytest.raises(UsageError, match=r"size 4\.\.9"):
+        Request(kind="kakuro", size=10).maker()

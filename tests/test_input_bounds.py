@@ -256,7 +256,11 @@ def _check_limited(path: Path, *options: str) -> subprocess.CompletedProcess[str
 @pytest.mark.parametrize(
     ("first", "says"),
     [
-        ("." * 10_000_000 + "\n", "a line of 10,000,000 characters, over the 131,072"),
+        pytest.param(  # 5 s of CPU: slow
+            "." * 10_000_000 + "\n",
+            "a line of 10,000,000 characters, over the 131,072",
+            marks=pytest.mark.slow,
+        ),
         (
             "kind: kakuro\ngrid:\n" + ("x " + "_ " * 999 + "\n") * 1000,
             "a Kakuro has at most 100 rows of 100 squares",

@@ -119,8 +119,13 @@ def _made_none(data: Path, count: int) -> list:
     return made
 
 
-def test_cores_are_unsatisfiable_and_minimal_by_other_back_ends(data: Path) -> None:
-    for puzzle in _made_none(data, 3):
+@pytest.mark.parametrize(
+    "count", [1, pytest.param(3, marks=pytest.mark.slow)]
+)  # about 2 s of CPU a puzzle
+def test_cores_are_unsatisfiable_and_minimal_by_other_back_ends(data: Path, count: int) -> None:
+    made = _made_none(data, count)
+    assert len(made) == count
+    for puzzle in made:
         assert crosscheck(puzzle).status == "none"
         core = why_none(puzzle, check_backend="cpsat")
         assert core.members and core.minimal is True

@@ -3,25 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from cp_sudoku.cli import main as cli
-from cp_sudoku.service.app import Settings, create_app
-from cp_sudoku.service.limits import Limits
 
 THREE_SOLUTIONS = "34..12.....3...."
 HIDDEN_NONE = "8..6......95.......76.........426798...571243...893165......916....3.487....1.532"
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    db = tmp_path_factory.mktemp("workbench") / "jobs.sqlite3"
-    with TestClient(create_app(Settings(db=db, workers=1, limits=Limits()))) as made:
-        yield made
+@pytest.fixture
+def client(service: TestClient) -> TestClient:
+    """The session's shared service (tests/conftest.py): default limits, one worker."""
+    return service
 
 
 def _cli(*args: str) -> dict:

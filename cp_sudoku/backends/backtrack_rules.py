@@ -37,6 +37,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cp_sudoku.constraints.automaton import Automaton
+from cp_sudoku.constraints.base import TABLE_CAP, TableTooLarge
+
+#: Moves of an automaton's layers with distinct values past which :class:`Layers` takes
+#: the rule alone: a 9-cell sandwich or Skyscraper clue has under 3,000; a 12-cell one
+#: passes it (the sets of values read grow as 2 to the power of the cells).
+DISTINCT_MOVES = 20_000
 
 
 def mask(values: Sequence[int] | frozenset[int]) -> int:
@@ -51,6 +57,9 @@ class Rule:
     """A table constraint over the cells ``members`` (see the module docstring)."""
 
     members: list[int]
+    #: Whether one :meth:`prune` reaches the rule's own fixpoint (pruning the result
+    #: again removes nothing).
+    idempotent = True
 
     def prune(self, masks: list[int]) -> list[int] | None:
         """The members' candidates some allowed assignment within ``masks`` supports
@@ -65,6 +74,8 @@ class Rule:
 class DigitSets(Rule):
     """A sum cage with distinct values: its cells take the digits of one of ``sets``
     (each a mask of values)."""
+
+    idempotent = False  # a digit dropped from one cell can rule out a set for another
 
     def __init__(self, members: list[int], sets: list[int]) -> None:
         self.members = members
@@ -143,7 +154,12 @@ class Layers(Rule):
     on some accepted run over all values are kept, so every state after the last
     position accepts.  With ``distinct`` (the members share a unit) the runs
     repeat no value (:meth:`~cp_sudoku.constraints.automaton.Automaton.layers`),
-    so the pruning is that of the rule and the all-different together.
+    so the pruning is that of the rule and the all-different together; past
+    :data:`DISTINCT_MOVES` moves, the rule alone (at most
+    :data:`~cp_sudoku.constraints.base.TABLE_CAP` moves).
+
+    Raises:
+        TableTooLarge: the rule alone passes that cap too (the puzzle is declined).
     ``shift`` turns a puzzle value into ``1..n`` (see
     :mod:`~cp_sudoku.backends.backtrack_search`).
     """
@@ -160,7 +176,13 @@ class Layers(Rule):
         self.rule = rule
         self.shift = shift
         self.moves: list[list[tuple[int, int, int]]] = []
-        layers = rule.layers([list(values)] * len(members), distinct)
+        domains = [list(values)] * len(members)
+        try:
+            layers = rule.layers(domains, distinct, DISTINCT_MOVES if distinct else TABLE_CAP)
+        except TableTooLarge:  # too many sets of values read: the rule alone
+            if not distinct:
+                raise
+            layers = rule.layers(domains, False, TABLE_CAP)
         number = {state: 0 for state, _, _ in layers[0]}
         for layer in layers:
             following: dict[object, int] = {}

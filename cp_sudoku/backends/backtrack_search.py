@@ -276,15 +276,30 @@ class BacktrackingBackend(Backend):
         super().__init__(**options)
         self.max_tries: int | None = self.settings["max_tries"]
         self._compiled: dict[tuple[object, ...], PuzzleIndex] = {}
+        self._last: tuple[object, object, range, PuzzleIndex] | None = None
 
     def compiled(self, puzzle: Puzzle) -> PuzzleIndex:
-        """:func:`compile_puzzle`, kept for the last few structures (by value)."""
+        """:func:`compile_puzzle`, kept for the last few structures (by value).
+
+        The last one is first looked up by identity: puzzles of one shape usually hold
+        the very same ``cells`` and ``constraints`` tuples, and hashing them by value
+        (every cell of every unit) is a large share of the bookkeeping of an easy solve.
+        """
+        last = self._last
+        if (
+            last is not None
+            and last[0] is puzzle.cells
+            and last[1] is puzzle.constraints
+            and last[2] == puzzle.values
+        ):
+            return last[3]
         key = (puzzle.values, puzzle.cells, puzzle.constraints)
         found = self._compiled.get(key)
         if found is None:
             if len(self._compiled) >= CACHED_STRUCTURES:
                 self._compiled.pop(next(iter(self._compiled)))
             found = self._compiled[key] = compile_puzzle(puzzle)
+        self._last = (puzzle.cells, puzzle.constraints, puzzle.values, found)
         return found
 
     def cap(self, limit: int) -> int | None:

@@ -15,9 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from cp_sudoku.constraints.base import Constraint
+from cp_sudoku.constraints.base import Constraint, TableTooLarge, check_deadline
 
 State = Hashable
+#: The most moves the layers of one rule hold by default (about 100 bytes each): the
+#: values read so far make up to 2**n states on a line of n cells (a 100 x 100 Skyscraper
+#: clue reached a MemoryError).
+MAX_MOVES = 1_000_000
 #: Per position: (state, value, next state) moves that can still reach acceptance.
 Layers = list[list[tuple[State, int, State]]]
 
@@ -55,24 +59,41 @@ class Automaton(Constraint):
         """The automaton is still alive after ``prefix``."""
         return self.run(prefix) is not None
 
-    def layers(self, domains: Sequence[Sequence[int]], distinct: bool = False) -> Layers:
+    def layers(
+        self,
+        domains: Sequence[Sequence[int]],
+        distinct: bool = False,
+        cap: int | None = MAX_MOVES,
+    ) -> Layers:
         """The moves at each position, over the cells' ``domains``, that lie on an accepted run.
 
         Forward: the states reachable from :meth:`start`; backward: only those from
         which an accepting state can be reached by the end.  With ``distinct`` (cells
         that share a unit), a run repeats no value: a state is then the pair (the
-        automaton's state, the frozenset of values read so far).
+        automaton's state, the values read so far as a bit set, bit ``v`` for value
+        ``v``; values are never negative).
+
+        Raises:
+            TableTooLarge: more than ``cap`` moves reached forward (None: no cap; by
+                default :data:`MAX_MOVES`, so that memory stays bounded).
+            OutOfTime: past the deadline of
+                :func:`~cp_sudoku.constraints.base.compile_deadline`.
         """
         start = self.start()
-        reach: list[set[State]] = [{(start, frozenset()) if distinct else start}]
+        reach: list[set[State]] = [{(start, 0) if distinct else start}]
         moves: Layers = []
+        count = 0
         for values in domains:
             found = []
             for state in reach[-1]:
+                check_deadline()
                 for value in values:
                     after = self._next(state, value, distinct)
                     if after is not None:
                         found.append((state, value, after))
+                if cap is not None and count + len(found) > cap:
+                    raise TableTooLarge(f"layers for {self.describe()} exceed {cap} moves")
+            count += len(found)
             moves.append(found)
             reach.append({after for _, _, after in found})
         alive = {s for s in reach[-1] if self.accept(s[0] if distinct else s)}  # type: ignore[index]
@@ -86,7 +107,7 @@ class Automaton(Constraint):
         if not distinct:
             return self.step(state, value)
         inner, used = state  # type: ignore[misc]
-        if value in used:
+        if used >> value & 1:
             return None
         after = self.step(inner, value)
-        return None if after is None else (after, used | {value})
+        return None if after is None else (after, used | 1 << value)

@@ -152,7 +152,7 @@ class Puzzle:
     @cached_property
     def cages(self) -> tuple[Cage, ...]:
         """The :class:`Cage` constraints, in :attr:`constraints` order."""
-        return self.of_type(Cage)
+        return () if self.only_units else self.of_type(Cage)
 
     def of_type(self, kind: type[C]) -> tuple[C, ...]:
         """The constraints that are instances of ``kind``, in :attr:`constraints` order."""
