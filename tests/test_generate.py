@@ -215,3 +215,40 @@ def test_from_a_puzzle_without_solution_answers_none_with_its_reason(tmp_path) -
     record = json.loads(result.output)
     assert result.exit_code == 1 and record["status"] == "none"
     assert "r1c4=6" in record["reason"] and "cannot all hold" in record["reason"]
+
+
+def test_kakuro_sums_as_assumptions_agree_with_the_compiled_puzzle() -> None:
+    """The generator's one-model-per-layout test of "another filling with these sums"
+    gives the same answer as a fresh solver of the Kakuro it writes, on 60 fillings."""
+    import random
+
+    from cp_sudoku.generate import kakuro as generator
+    from cp_sudoku.generate.oracle import Oracle
+    from cp_sudoku.kinds.kakuro import kakuro
+
+    answers = set()
+    for seed in range(20):
+        rng = random.Random(seed)
+        white = generator.kakuro_layout(4 + seed % 4, rng)
+        model = generator._Sums(white)
+        try:
+            for _ in range(3):
+                solution = model.fill(rng, [])
+                values = dict(zip(model.cells, solution, strict=True))
+                puzzle = kakuro(generator._squares(len(white), white, model.runs, values))
+                grid = tuple(values[c] for c in puzzle.cells)
+                with Oracle(puzzle) as fresh:
+                    expected = fresh.other_solution((), grid) is None
+                assert (model.other(solution) is None) == expected
+                answers.add(expected)
+        finally:
+            model.close()
+    assert answers == {True, False}  # both answers met
+
+
+def test_kakuro_up_to_9x9_is_generated_and_audited() -> None:
+    for size in (7, 9):
+        made = make(Request(kind="kakuro", size=size), 11, 0)
+        assert audit(made) == [] and len(made.puzzle.cells) * 3 >= (size - 1) ** 2
+    with pytest.raises(UsageError, match=r"size 4\.\.9"):
+        Request(kind="kakuro", size=10).maker()

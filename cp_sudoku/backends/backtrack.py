@@ -6,8 +6,10 @@ removes it from its peers), hidden singles (a value with one place left in a
 unit that holds every value), locked candidates (a value confined, within one
 full unit, to its intersection with another leaves the rest of the other; one
 direction per pair of units, from the unit listed first: for Sudoku, rows and
-columns against boxes, "claiming"), and table pruning by allowed tuples or
-digit sets (generalised arc consistency per cage, relation or clue).  It then
+columns against boxes, "claiming"), and table rules (per cage, relation or
+clue: digit sets, allowed tuples or an automaton's layers, see
+:mod:`~cp_sudoku.backends.backtrack_rules`), each pruned to generalised arc
+consistency when a candidate of its cells changed.  It then
 branches on the cell with the fewest candidates (minimum remaining values),
 ties to the one with the most open peers (the degree heuristic), then to the
 first in row-major order.  Norvig, "Solving Every Sudoku Puzzle" (2006),
@@ -373,6 +375,8 @@ class MrvSearch(Search):
                     pending.update(cages_of[i])
                     if not new & (new - 1):
                         queue.append(i)
+            if rule.idempotent:  # pruned to its fixpoint in one call
+                pending.discard(k)
         return changed
 
 

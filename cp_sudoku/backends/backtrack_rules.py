@@ -57,6 +57,9 @@ class Rule:
     """A table constraint over the cells ``members`` (see the module docstring)."""
 
     members: list[int]
+    #: Whether one :meth:`prune` reaches the rule's own fixpoint (pruning the result
+    #: again removes nothing).
+    idempotent = True
 
     def prune(self, masks: list[int]) -> list[int] | None:
         """The members' candidates some allowed assignment within ``masks`` supports
@@ -71,6 +74,8 @@ class Rule:
 class DigitSets(Rule):
     """A sum cage with distinct values: its cells take the digits of one of ``sets``
     (each a mask of values)."""
+
+    idempotent = False  # a digit dropped from one cell can rule out a set for another
 
     def __init__(self, members: list[int], sets: list[int]) -> None:
         self.members = members

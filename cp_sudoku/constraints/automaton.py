@@ -66,7 +66,8 @@ class Automaton(Constraint):
         Forward: the states reachable from :meth:`start`; backward: only those from
         which an accepting state can be reached by the end.  With ``distinct`` (cells
         that share a unit), a run repeats no value: a state is then the pair (the
-        automaton's state, the frozenset of values read so far).
+        automaton's state, the values read so far as a bit set, bit ``v`` for value
+        ``v``; values are never negative).
 
         Raises:
             TableTooLarge: more than ``cap`` moves reached forward (None: no cap).
@@ -74,7 +75,7 @@ class Automaton(Constraint):
                 :func:`~cp_sudoku.constraints.base.compile_deadline`.
         """
         start = self.start()
-        reach: list[set[State]] = [{(start, frozenset()) if distinct else start}]
+        reach: list[set[State]] = [{(start, 0) if distinct else start}]
         moves: Layers = []
         count = 0
         for values in domains:
@@ -101,7 +102,7 @@ class Automaton(Constraint):
         if not distinct:
             return self.step(state, value)
         inner, used = state  # type: ignore[misc]
-        if value in used:
+        if used >> value & 1:
             return None
         after = self.step(inner, value)
-        return None if after is None else (after, used | {value})
+        return None if after is None else (after, used | 1 << value)
