@@ -14,8 +14,9 @@ from conftest import check_all
 from cp_sudoku import parse_line, read_file, sudoku
 from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.io import READERS, parse_text, read_text
+from cp_sudoku.io import READERS, parse_text, read_text, to_text
 from cp_sudoku.kinds import KINDS
+from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.model import PuzzleError, UsageError, is_solution, violations
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -275,3 +276,18 @@ def test_a_plain_9x9_line_reads_as_the_general_grammar_reads_it() -> None:
         assert parse_line(text, box=(3, 3)) == parse_line(text, alphabet="1-9", box=(3, 3))
     with pytest.raises(PuzzleError, match=r"81: unexpected symbol 'x'"):
         parse_line("." * 80 + "x")
+
+
+def test_a_grid_past_9x9_without_an_alphabet_reads_back_as_written() -> None:
+    """Grids given as numbers are written as numbers (``alphabet: numbers``): single
+    symbols are ambiguous past 9 x 9 and impossible past 36 x 36."""
+    n = 100
+    regions = [r // 10 * 10 + c // 10 for r in range(n) for c in range(n)]
+    for puzzle in (
+        sudoku([0] * 256),
+        sudoku([5] + [0] * 624),
+        jigsaw([c + 1 for c in range(n)] + [0] * (n * n - n), regions),
+    ):
+        text = to_text(puzzle)
+        assert text.splitlines()[1] == "alphabet: numbers"
+        assert parse_text(text) == puzzle

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import cycle, islice
@@ -10,9 +11,12 @@ from pathlib import Path
 from conftest import lines
 
 from cp_sudoku.crosscheck import crosscheck
+from cp_sudoku.display import error_record, verdict_record
 from cp_sudoku.io import Entry, parse_line, read_text
 from cp_sudoku.run import InProcess, Outcome, Plan, ProcessPool, check, run, stated_mismatch
 from cp_sudoku.run.loop import CHUNK_IN_PROCESS
+from cp_sudoku.run.summary import Summary
+from cp_sudoku.run.work import Checked
 
 ANTI_BACKTRACK = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
 EASTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
@@ -122,3 +126,27 @@ def test_stated_solution_against_each_verdict() -> None:
     assert stated_mismatch(puzzle, nothing, other) == (
         "the stated solution is valid, but the verdict is none"
     )
+
+
+def test_a_service_record_counts_as_its_outcome() -> None:
+    """The service's jobs feed the run summary with ``check --json`` records: the same
+    counts, disagreements, mismatches, seconds and exit code as the outcomes they came from."""
+    text = "puzzle,solution\n......122..4.4..,1243431221343421\n"
+    text += "......122..4.4..,2134341221434321\n1...............,\nnot a puzzle,\n"
+    plan = Plan(backends=("sat", "backtrack"))
+    backends = plan.built()
+    by_outcome, by_record = Summary(), Summary()
+    for entry in read_text(text):
+        if entry.puzzle is None:
+            outcome: Outcome[Checked] = Outcome(entry)
+            record = error_record(entry)
+        else:
+            checked = check(entry, backends, plan)
+            outcome = Outcome(entry, checked)
+            record = verdict_record(entry, checked.verdict, checked.mismatch)
+        by_outcome.add(outcome)
+        by_record.add_record(json.loads(json.dumps(record)))
+    assert by_record.statuses == by_outcome.statuses
+    assert (by_record.disagreements, by_record.mismatches) == (by_outcome.disagreements, 1)
+    assert by_record.code == by_outcome.code == 3  # the contradicted stated solution
+    assert by_record.seconds.keys() == by_outcome.seconds.keys() == {"sat", "backtrack"}

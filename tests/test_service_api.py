@@ -89,6 +89,22 @@ def test_check_reads_variants_and_limits_the_back_ends(api: httpx.Client) -> Non
     assert [c["label"] for c in record["drawing"]["cages"]][:2] == ["2*", "7+"]
 
 
+def test_the_default_back_ends_are_chosen_per_puzzle_and_named_ones_all_run(
+    api: httpx.Client,
+) -> None:
+    classic = api.post("/v1/check", json={"puzzle": TUTORIAL}).json()
+    assert list(classic["backends"]) == ["sat", "kernel"]
+    example = files("cp_sudoku.service").joinpath("static/examples.json").read_text("utf-8")
+    kenken = api.post("/v1/check", json={"puzzle": json.loads(example)["kenken"]}).json()
+    assert list(kenken["backends"]) == ["cpsat", "sat", "kernel", "backtrack"]
+    assert kenken["declined"] == ["kernel"] and kenken["status"] == "unique"
+    named = {"puzzle": TUTORIAL, "backends": ["cpsat", "sat", "kernel"]}
+    assert list(api.post("/v1/check", json=named).json()["backends"]) == named["backends"]
+    listed = {b["name"]: b["default_on"] for b in api.get("/v1/backends").json()["backends"]}
+    assert listed["sat"] == listed["kernel"] == "every puzzle" and listed["mip"] is None
+    assert listed["cpsat"].startswith("puzzles with rules the kernel declines")
+
+
 def test_check_of_a_puzzle_with_several_solutions(api: httpx.Client) -> None:
     record = api.post("/v1/check", json={"puzzle": "." * 16}, params={"drawing": "1"}).json()
     assert record["status"] == "multiple"

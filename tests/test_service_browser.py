@@ -104,6 +104,19 @@ def test_type_a_9x9_click_check_read_the_verdict(page: Page) -> None:
     page.screenshot(path=str(SHOTS / "service-check.png"), full_page=True)
 
 
+def test_changed_back_end_boxes_name_the_back_ends_that_run(page: Page) -> None:
+    page.wait_for_selector("#backend-kernel", timeout=WAIT_MS)
+    # cpsat is ticked: by default it joins on puzzles whose rules the kernel declines
+    assert page.is_checked("#backend-cpsat") and page.is_checked("#backend-kernel")
+    page.uncheck("#backend-kernel")  # now the ticked ones run, cpsat included
+    page.click("#g-0-0")
+    page.keyboard.type(TUTORIAL)
+    page.click("#check")
+    page.wait_for_selector("#verdict[data-status]", timeout=WAIT_MS)
+    rows = page.locator("#backend-table tbody tr").all_inner_texts()
+    assert [row.split("\t")[:2] for row in rows] == [["cpsat", "unique"], ["sat", "unique"]]
+
+
 def test_upload_a_200_puzzle_file_and_wait_for_the_job(
     page: Page, tmp_path: Path, data: Path
 ) -> None:

@@ -82,7 +82,8 @@ class _Builder:
         model = self.model = cp_model.CpModel()
         if reduce_domains:
             self.domains = candidates(puzzle)
-            within(cell_values(puzzle, self.domains), MAX_CELL_VALUES, "cell values", "cpsat")
+            size = cell_values(puzzle, self.domains)
+            within(size, MAX_CELL_VALUES, "cell values", "CP-SAT model")
             self.vars = [
                 model.new_int_var_from_domain(
                     cp_model.Domain.from_values(values or list(puzzle.values)), f"r{r + 1}c{c + 1}"
@@ -94,7 +95,7 @@ class _Builder:
         else:
             self.domains = [list(puzzle.values)] * len(puzzle.cells)
             size = len(puzzle.cells) * len(puzzle.values)
-            within(size, MAX_CELL_VALUES, "cell values", "cpsat")
+            within(size, MAX_CELL_VALUES, "cell values", "CP-SAT model")
             low, high = puzzle.min_value, puzzle.max_value
             self.vars = [model.new_int_var(low, high, f"r{r + 1}c{c + 1}") for r, c in puzzle.cells]
             index = puzzle.index

@@ -64,7 +64,7 @@ class Matrix:
                 self.column_options[column].append(option)
         # the conflict lists below hold, per option, the others of each of its columns
         entries = sum(len(self.column_options[c]) - 1 for columns in cover.covers for c in columns)
-        within(entries, MAX_CONFLICTS, "conflict entries", "dlx")
+        within(entries, MAX_CONFLICTS, "conflict entries", "dlx matrix")
         # per option: each option sharing a column with it, and that option's other columns
         # (the shared ones are covered by the choice, so their counts need no update: Knuth's
         # cover() likewise leaves the covered column's own count alone)

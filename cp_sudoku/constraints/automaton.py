@@ -18,6 +18,10 @@ from collections.abc import Hashable, Sequence
 from cp_sudoku.constraints.base import Constraint, TableTooLarge, check_deadline
 
 State = Hashable
+#: The most moves the layers of one rule hold by default (about 100 bytes each): the
+#: values read so far make up to 2**n states on a line of n cells (a 100 x 100 Skyscraper
+#: clue reached a MemoryError).
+MAX_MOVES = 1_000_000
 #: Per position: (state, value, next state) moves that can still reach acceptance.
 Layers = list[list[tuple[State, int, State]]]
 
@@ -59,7 +63,7 @@ class Automaton(Constraint):
         self,
         domains: Sequence[Sequence[int]],
         distinct: bool = False,
-        cap: int | None = None,
+        cap: int | None = MAX_MOVES,
     ) -> Layers:
         """The moves at each position, over the cells' ``domains``, that lie on an accepted run.
 
@@ -70,7 +74,8 @@ class Automaton(Constraint):
         ``v``; values are never negative).
 
         Raises:
-            TableTooLarge: more than ``cap`` moves reached forward (None: no cap).
+            TableTooLarge: more than ``cap`` moves reached forward (None: no cap; by
+                default :data:`MAX_MOVES`, so that memory stays bounded).
             OutOfTime: past the deadline of
                 :func:`~cp_sudoku.constraints.base.compile_deadline`.
         """
@@ -81,6 +86,7 @@ class Automaton(Constraint):
         for values in domains:
             found = []
             for state in reach[-1]:
+                check_deadline()
                 for value in values:
                     after = self._next(state, value, distinct)
                     if after is not None:
@@ -88,7 +94,6 @@ class Automaton(Constraint):
                 if cap is not None and count + len(found) > cap:
                     raise TableTooLarge(f"layers for {self.describe()} exceed {cap} moves")
             count += len(found)
-            check_deadline()
             moves.append(found)
             reach.append({after for _, _, after in found})
         alive = {s for s in reach[-1] if self.accept(s[0] if distinct else s)}  # type: ignore[index]

@@ -21,6 +21,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import combinations
+from math import factorial
 from typing import ClassVar, Protocol, TypeVar
 
 from cp_sudoku.errors import Cell, PuzzleError, Unsupported, cell_name
@@ -164,6 +165,9 @@ class Constraint:
     fpuzzles_key: ClassVar[str | None] = None
     #: Whether values inside the constraint must differ (lets :meth:`allowed` prune).
     distinct_values: ClassVar[bool] = False
+    #: Whether the rule holds for every order of values that meets it (a sum, a product):
+    #: lets :meth:`allowed` see at its first tuple that a wide table passes the cap.
+    symmetric: ClassVar[bool] = False
 
     def holds(self, values: Sequence[int]) -> bool:
         """Whether full ``values`` (one per cell, ``cells`` order) meet the constraint."""
@@ -281,8 +285,17 @@ class Constraint:
         size = len(self.cells)
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
-        for i, j in pairs:
-            before[max(i, j)].append(min(i, j))
+        differing = {(min(i, j), max(i, j)) for i, j in pairs}
+        for i, j in sorted(differing):
+            before[j].append(i)
+        # every order of a tuple is another when the rule is symmetric, the cells all differ
+        # and share one domain: one tuple then means size! of them
+        orders = (
+            self.symmetric
+            and len(differing) == size * (size - 1) // 2
+            and factorial(size) > TABLE_CAP
+            and all(list(d) == list(domains[0]) for d in domains)
+        )
         found: list[tuple[int, ...]] = []
         chosen: list[int] = []
         steps = [0]
@@ -291,9 +304,10 @@ class Constraint:
             if pos == size:
                 if self.holds(chosen):
                     found.append(tuple(chosen))
-                    if len(found) > TABLE_CAP:
+                    if len(found) > TABLE_CAP or orders:
                         raise TableTooLarge(
                             f"table for {self.describe()} exceeds {TABLE_CAP} tuples"
+                            + (f" (each of the {size}! orders of a tuple is one)" * orders)
                         )
                 return
             steps[0] += 1

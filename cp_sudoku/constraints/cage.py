@@ -65,6 +65,7 @@ class Cage(Constraint):
     distinct: bool = False
 
     type_name: ClassVar[str] = "cage"
+    symmetric: ClassVar[bool] = True
     summary: ClassVar[str] = "the cells' values combine to the target (+ - * / = ?)"
     fpuzzles_key: ClassVar[str | None] = "killercage"
 

@@ -59,7 +59,7 @@ def to_exact_cover(puzzle: Puzzle) -> ExactCover:
     if other:
         raise Unsupported(f"exact cover holds all-different units only, not {', '.join(other)}")
     values = list(puzzle.values)
-    within(len(puzzle.cells) * len(values), MAX_CELL_VALUES, "options", "exact cover")
+    within(len(puzzle.cells) * len(values), MAX_CELL_VALUES, "options", "exact cover matrix")
     columns = [cell_name(cell) for cell in puzzle.cells]
     primary = [True] * len(columns)
     unit_columns: list[dict[int, int]] = []

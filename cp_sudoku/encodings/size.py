@@ -79,11 +79,11 @@ def check_clauses(puzzle: Puzzle, domains: Sequence[Sequence[int]], name: str) -
 def within(count: int, bound: int, what: str, name: str) -> None:
     """Raise :class:`EncodingTooLarge` when ``count`` passes ``bound``.
 
-    ``what`` names the measure (``clauses``), ``name`` the back end or format.
+    ``what`` names the measure (``clauses``), ``name`` the encoding (``CNF``).
     """
     if count > bound:
         raise EncodingTooLarge(
-            f"{name}: the encoding would hold {count:,} {what}, over the bound of {bound:,} "
+            f"the {name} would hold {count:,} {what}, over the bound of {bound:,} "
             "(docs/backends.md, 'Size bounds')"
         )
 

@@ -106,7 +106,10 @@ def _read_grid(rows: Rows, where: Where, alphabet: Alphabet | None) -> GridText:
 def _write_grid(grid: GridText) -> list[str]:
     n = round(len(grid.values) ** 0.5)
     alphabet = Alphabet(grid.alphabet) if grid.alphabet else Alphabet(DIGITS) if n <= 9 else NUMBERS
-    return _rows_of([alphabet.symbol(v) for v in grid.values], n)
+    symbols = [alphabet.symbol(v) for v in grid.values]
+    if alphabet is NUMBERS:  # whitespace-separated even when every cell is blank ('.')
+        return [" ".join(symbols[r * n : (r + 1) * n]) for r in range(n)]
+    return _rows_of(symbols, n)
 
 
 def _rows_of(texts: Sequence[str], n: int) -> list[str]:

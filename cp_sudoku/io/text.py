@@ -31,13 +31,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cp_sudoku.io.alphabet import Where, parse_alphabet
+from cp_sudoku.io.alphabet import NUMBERS, Where, parse_alphabet
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.io.grammar import strip_comment
 from cp_sudoku.io.options import ReadOptions
 from cp_sudoku.io.sections import GRAMMARS, Rows, write_constraints
 from cp_sudoku.kinds import ALIASES, KINDS, kind_of
-from cp_sudoku.kinds.base import CageText, RelationText
+from cp_sudoku.kinds.base import CageText, GridText, RelationText
 from cp_sudoku.model import Cell, Puzzle, PuzzleError
 
 #: The key of the generic section every kind takes: more constraints, one per line.
@@ -253,6 +253,8 @@ def to_text(puzzle: Puzzle) -> str:
         alphabet = getattr(value, "alphabet", None)
         if alphabet:
             lines.append(f"alphabet: {parse_alphabet(alphabet).name}")
+        elif isinstance(value, GridText) and len(value.values) > 81:
+            lines.append(f"alphabet: {NUMBERS.name}")  # past 9 x 9, as its grid is written
         written = grammar.write(value)
         if grammar.section:
             lines += [f"{key}:", *written]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from cp_sudoku.io.alphabet import DIGITS, NUMBERS, Alphabet, alphabet_of
 from cp_sudoku.model import Puzzle
@@ -21,7 +22,19 @@ def grid_string(grid: Sequence[int], alphabet: str | None = None) -> str:
     if chosen.numbers:
         return " ".join(chosen.symbol(v) for v in grid)
     symbols = "." + chosen.symbols  # symbols[v] writes value v, 0 (blank) included
+    table = _table(symbols)
+    if table is not None and min(grid, default=0) >= 0 and max(grid, default=0) < len(symbols):
+        return bytes(grid).translate(table).decode("ascii")  # one C call for the grid
     return "".join([symbols[v] for v in grid])
+
+
+@cache
+def _table(symbols: str) -> bytes | None:
+    """``symbols`` as a ``bytes.translate`` table (value -> its symbol), or None when a
+    symbol is not one ASCII character."""
+    if not symbols.isascii() or len(symbols) > 256:
+        return None
+    return symbols.encode("ascii").ljust(256, b"?")
 
 
 def puzzle_string(puzzle: Puzzle) -> str:

@@ -1,7 +1,8 @@
 """The summary of a run, and the one mapping from verdicts to exit codes.
 
 Every way a ``check`` run reports (lines on stdout, a table with
-``--output``, a resumed table's finished parts) feeds one :class:`Summary`:
+``--output``, a resumed table's finished parts, a service job's records) feeds one
+:class:`Summary`:
 counts by status, disagreements, contradicted stated solutions, time per
 back end, and the exit code of the whole run.
 
@@ -23,7 +24,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from cp_sudoku.crosscheck import Verdict
 from cp_sudoku.run.output import TIMING_SUFFIX, Columns, prefix
@@ -91,17 +94,26 @@ class Summary:
         """Count the rows of a table's part (:mod:`cp_sudoku.run.output`), as :meth:`add`
         counts outcomes; ``columns`` holds :attr:`COLUMNS` and each back end's seconds."""
         for row, status in enumerate(columns["status"]):
-            self.statuses[status] += 1
-            disagree = columns["agree"][row] is False
-            mismatch = columns["matches_stated"][row] is False
-            self.disagreements += disagree
-            self.mismatches += mismatch
-            code = UNKNOWN if disagree or mismatch else of_status(status)
-            self.code = max(self.code, code)
+            self._count(status, columns["agree"][row], columns["matches_stated"][row])
             for name in backends:
                 seconds = columns[f"{prefix(name)}{TIMING_SUFFIX}"][row]
                 if seconds is not None:
                     self._time(name, seconds)
+
+    def add_record(self, record: Mapping[str, Any]) -> None:
+        """Count one line of ``check --json`` (the records a service job stores), as
+        :meth:`add` counts outcomes."""
+        self._count(record["status"], record["agree"], record["matches_stated"])
+        for name, result in record["backends"].items():
+            self._time(name, result["seconds"])
+
+    def _count(self, status: str, agree: bool | None, matches_stated: bool | None) -> None:
+        """Count a row: its status; ``False`` in ``agree`` or ``matches_stated`` makes it 3."""
+        self.statuses[status] += 1
+        disagree, mismatch = agree is False, matches_stated is False
+        self.disagreements += disagree
+        self.mismatches += mismatch
+        self.code = max(self.code, UNKNOWN if disagree or mismatch else of_status(status))
 
     def _time(self, name: str, seconds: float) -> None:
         self.seconds[name] = self.seconds.get(name, 0.0) + seconds

@@ -26,13 +26,14 @@ import json
 import logging
 import os
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from itertools import islice
 from typing import Any
 
 from cp_sudoku.run.pool import exit_with_parent
+from cp_sudoku.run.summary import Summary
 from cp_sudoku.service import solving
 from cp_sudoku.service.pool import Pool, WorkerDied
 from cp_sudoku.service.store import Store
@@ -219,9 +220,12 @@ class Runner:
         chunks = _Chunks(self.store.input_text(job_id), options, job.done, self.chunk)
         in_flight: deque[asyncio.Future[Any]] = deque()
         self._running, self._stop = job_id, False
+        summary = Summary(statuses=Counter(job.counts))  # resumed: the counts stored so far
         with ThreadPoolExecutor(1, thread_name_prefix="cp-sudoku-read") as reader:
             try:
-                done = await self._solve(job_id, options, chunks, reader, in_flight, job.done)
+                done = await self._solve(
+                    job_id, options, chunks, reader, in_flight, job.done, summary
+                )
             finally:
                 self._running = None
                 for pending in in_flight:  # cancelled, or solved and dropped unstored
@@ -242,9 +246,11 @@ class Runner:
         reader: ThreadPoolExecutor,
         in_flight: deque[asyncio.Future[Any]],
         done: int,
+        summary: Summary,
     ) -> int:
         """Keep ``2 * workers`` chunks in the pool and store each in input order as it
-        returns, until the input ends or the job is cancelled; the puzzles done."""
+        returns, with the counts of the job's run summary, until the input ends or the
+        job is cancelled; the puzzles done."""
         loop = asyncio.get_running_loop()
         clock = time.perf_counter()
         more = True
@@ -262,8 +268,12 @@ class Runner:
             in_flight.popleft()
             if self._stop:
                 break
+            records = [json.loads(line) for line in lines]
+            for record in records:
+                summary.add_record(record)
             now = time.perf_counter()
-            self.store.add_results(job_id, done, lines, now - clock)
+            stored = [(record["status"], line) for record, line in zip(records, lines, strict=True)]
+            self.store.add_results(job_id, done, stored, now - clock, summary.statuses)
             done, clock = done + len(lines), now
         return done
 

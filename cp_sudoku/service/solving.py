@@ -244,8 +244,8 @@ def prove_one(text: str, options: Options) -> dict[str, Any]:
         }
 
 
-def check_chunk(entries: Sequence[Entry], options: Options) -> list[tuple[str, str]]:
-    """(status, JSON line) per entry, in order: the lines ``check --json`` prints.
+def check_chunk(entries: Sequence[Entry], options: Options) -> list[str]:
+    """The JSON line per entry, in order: the lines ``check --json`` prints.
 
     An entry that could not be read gets its ``invalid`` record, as in the CLI.
     """
@@ -258,7 +258,7 @@ def check_chunk(entries: Sequence[Entry], options: Options) -> list[tuple[str, s
         else:
             checked = check(entry, backends, plan)
             record = verdict_record(entry, checked.verdict, checked.mismatch, checked.grade)
-        lines.append((record["status"], json.dumps(record)))
+        lines.append(json.dumps(record))
     return lines
 
 

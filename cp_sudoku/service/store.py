@@ -36,7 +36,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -280,11 +280,17 @@ class Store:
     # --- Results -----------------------------------------------------------------------------
 
     def add_results(
-        self, job_id: str, start: int, lines: Sequence[tuple[str, str]], seconds: float
+        self,
+        job_id: str,
+        start: int,
+        lines: Sequence[tuple[str, str]],
+        seconds: float,
+        counts: Mapping[str, int],
     ) -> None:
         """Store (status, JSON line) for puzzles ``start``, ``start + 1``, ... of a running job.
 
-        One transaction: the results, ``done``, the counts and the running time.
+        One transaction: the results, ``done``, the job's ``counts`` by status so far (its
+        run :class:`~cp_sudoku.run.summary.Summary` counts them) and the running time.
 
         Raises:
             Conflict: the job is not running, or ``start`` is not its ``done``
@@ -293,21 +299,16 @@ class Store:
         db = self._connection()
         db.execute("BEGIN IMMEDIATE")
         try:
-            row = db.execute(
-                "SELECT state, done, counts FROM jobs WHERE id = ?", (job_id,)
-            ).fetchone()
+            row = db.execute("SELECT state, done FROM jobs WHERE id = ?", (job_id,)).fetchone()
             if row is None or row["state"] != "running" or row["done"] != start:
                 raise Conflict(f"job {job_id}: results from {start} do not follow the stored ones")
-            counts: dict[str, int] = json.loads(row["counts"])
-            for status, _ in lines:
-                counts[status] = counts.get(status, 0) + 1
             db.executemany(
                 "INSERT INTO results (job, idx, status, record) VALUES (?, ?, ?, ?)",
                 [(job_id, start + i, status, line) for i, (status, line) in enumerate(lines)],
             )
             db.execute(
                 "UPDATE jobs SET done = ?, counts = ?, run_seconds = run_seconds + ? WHERE id = ?",
-                (start + len(lines), json.dumps(counts), seconds, job_id),
+                (start + len(lines), json.dumps(dict(counts)), seconds, job_id),
             )
         except BaseException:
             db.execute("ROLLBACK")
