@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,13 @@ def run(*args: str, stdin: str = "", timeout: float = 300) -> subprocess.Complet
     )
 
 
+@cache
+def run_once(*args: str) -> subprocess.CompletedProcess[str]:
+    """``run(*args)`` once per test process: the tests of one command's exit code and of its
+    output share the run (a process costs about a second of CPU, most of it imports)."""
+    return run(*args)
+
+
 def invoke(*args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
     return CliRunner().invoke(main, list(args), input=stdin, env={"COLUMNS": "200"})
 
@@ -63,13 +71,13 @@ def invoke(*args: str, stdin: str | None = None):  # type: ignore[no-untyped-def
     ],
 )
 def test_check_exit_codes(args: tuple[str, ...], code: int) -> None:
-    done = run("check", *args, "--jobs", "1")
+    done = run_once("check", *args, "--jobs", "1")
     assert done.returncode == code, done.stderr
     assert "Traceback" not in done.stderr
 
 
 def test_bad_input_is_one_line_without_traceback() -> None:
-    done = run("check", "..x.", "--jobs", "1")
+    done = run_once("check", "..x.", "--jobs", "1")
     assert done.stdout == "<argument>:1  invalid\n"  # every puzzle keeps its line on stdout
     assert done.stderr.splitlines()[0] == (
         "cp-sudoku: error: <argument>:1:3: unexpected symbol 'x': expected 1-2 or a blank (. 0 _)"

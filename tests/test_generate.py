@@ -246,9 +246,14 @@ def test_kakuro_sums_as_assumptions_agree_with_the_compiled_puzzle() -> None:
     assert answers == {True, False}  # both answers met
 
 
-def test_kakuro_up_to_9x9_is_generated_and_audited() -> None:
-    for size in (7, 9):
-        made = make(Request(kind="kakuro", size=size), 11, 0)
-        assert audit(made) == [] and len(made.puzzle.cells) * 3 >= (size - 1) ** 2
+@pytest.mark.parametrize(
+    "size", [7, pytest.param(9, marks=pytest.mark.slow)]
+)  # 0.5 and 4.3 s of CPU
+def test_kakuro_up_to_9x9_is_generated_and_audited(size: int) -> None:
+    made = make(Request(kind="kakuro", size=size), 11, 0)
+    assert audit(made) == [] and len(made.puzzle.cells) * 3 >= (size - 1) ** 2
+
+
+def test_kakuro_past_9x9_is_refused() -> None:
     with pytest.raises(UsageError, match=r"size 4\.\.9"):
         Request(kind="kakuro", size=10).maker()
