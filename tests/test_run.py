@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import cycle, islice
@@ -63,6 +64,24 @@ def test_two_processes_give_the_same_outcomes_in_input_order(data: Path) -> None
     statuses = [row[1] for row in two if len(row) > 2]
     assert statuses == ["unique"] * 18 + ["multiple"] * 5
     assert "expected n*n symbols" in two[3][1] and "unexpected symbol 'x'" in two[11][1]
+
+
+def big_result(size: int) -> bytes:
+    """A result too big for one pipe write (a worker task of the test below)."""
+    return b"x" * size
+
+
+def test_a_worker_killed_while_it_sends_a_result_does_not_hang_the_stop() -> None:
+    # Ctrl-C kills the workers; one killed halfway through sending its result left the pool's
+    # manager thread waiting for the rest of the message, and the stop waited forever.
+    pool = ProcessPool(1)
+    pool.submit(big_result, 200_000_000)
+    reader = pool._pool._result_queue._reader  # type: ignore[union-attr]
+    assert reader.poll(60), "the worker never started sending"
+    stopping = threading.Thread(target=pool.stop, kwargs={"interrupted": True}, daemon=True)
+    stopping.start()
+    stopping.join(30)
+    assert not stopping.is_alive(), "ProcessPool.stop hung after killing a worker mid-result"
 
 
 def test_results_stream_without_reading_the_whole_input() -> None:

@@ -115,6 +115,13 @@ class ProcessPool:
                 process.kill()
             for process in processes:
                 process.join()
+            # A worker killed while it wrote a result leaves part of a message in the result
+            # pipe, and the pool's manager thread waits in ``recv`` for the rest; the parent's
+            # own write end keeps that pipe open, so shutdown would wait forever.  Closing it
+            # gives the reader end-of-file, the pool counts itself broken and ends.
+            writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
+            if writer is not None:
+                writer.close()
         self._pool.shutdown(wait=True, cancel_futures=True)
         self._pool = None
         if interrupted:  # free the pool's semaphores now: the process may end with os._exit
