@@ -147,7 +147,7 @@ def test_solve_shows_time_and_effort_for_the_other_back_ends() -> None:
     result = invoke("solve", EASTER, "--backend", "sat", "--backend", "cpsat")
     assert result.exit_code == 0
     assert re.search(
-        r"^  sat: unique in [\d.]+ ms \(variables \d+, clauses [\d,]+", result.stdout, re.M
+        r"^  sat: unique in [\d.,]+ ms \(variables \d+, clauses [\d,]+", result.stdout, re.M
     )
     assert re.search(r"^  cpsat: unique in [\d.,]+ ms \(branches [\d,]+", result.stdout, re.M)
 

@@ -30,7 +30,8 @@ def compare(puzzle_or_file: str, solving: Solving, reading: Reading) -> None:
 
     For a file the row sums the time and the effort over its puzzles and
     averages the encoding size.  Which statistics are effort and which are
-    size each back end declares.
+    size each back end declares.  Where ``kernel`` declines a puzzle,
+    ``backtrack`` stands in and gets its own row.
 
     \b
     Examples:

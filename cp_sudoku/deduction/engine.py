@@ -145,7 +145,10 @@ class Explanation:
                 f"a proof that the solution is unique; grade {self.grade}"
             )
         if self.outcome == "contradiction":
-            return f"{len(self.steps)} steps lead to a contradiction: {self.where}"
+            if not self.steps:
+                return f"a contradiction before any step: {self.where}"
+            noun = "step leads" if len(self.steps) == 1 else "steps lead"
+            return f"{len(self.steps)} {noun} to a contradiction: {self.where}"
         return (
             f"{self.outcome} after {len(self.steps)} steps with {len(self.left)} cells open "
             f"(first {self.where})"
