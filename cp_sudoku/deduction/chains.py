@@ -75,17 +75,21 @@ class Links:
                         a, b = bits(places)
                         self._link(d * n + a, d * n + b)
         self.present = sum(self.digit_cells[d] << (d * n) for d in range(len(st.s.values)))
+        self._weak: dict[int, int] = {}
 
     def _link(self, a: int, b: int) -> None:
         self.strong[a] = self.strong.get(a, 0) | 1 << b
         self.strong[b] = self.strong.get(b, 0) | 1 << a
 
     def weak(self, k: int) -> int:
-        """The candidates weakly linked to candidate ``k``."""
-        d, i = divmod(k, self.n)
-        found = (self.peer_bits[i] & self.digit_cells[d]) << (d * self.n)
-        if self.weak_cells:
-            found |= self.cell_cands[i] & ~(1 << k)
+        """The candidates weakly linked to candidate ``k`` (computed once per links)."""
+        found = self._weak.get(k)
+        if found is None:
+            d, i = divmod(k, self.n)
+            found = (self.peer_bits[i] & self.digit_cells[d]) << (d * self.n)
+            if self.weak_cells:
+                found |= self.cell_cands[i] & ~(1 << k)
+            self._weak[k] = found
         return found
 
     def name(self, k: int) -> str:
