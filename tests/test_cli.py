@@ -435,6 +435,15 @@ def test_progress_lines_on_a_stderr_that_is_not_a_terminal(monkeypatch: pytest.M
     alone: list[str] = []
     progress.Ticker(alone.append, lambda: 1).advance(1)
     assert alone[0].startswith("cp-sudoku: 1 of 1 puzzle,")
+    # resumed: an earlier run's puzzles count as done, but not in the rate
+    resumed: list[str] = []
+    ticker = progress.Ticker(resumed.append, lambda: 1465)
+    ticker.earlier(184)
+    ticker.start -= 2.0  # this run has gone on two seconds
+    ticker.advance(10)
+    count, rate = resumed[0].split(", ")
+    assert count == "cp-sudoku: 194 of 1,465 puzzles"
+    assert float(rate.removesuffix(" puzzles/s")) <= 5.0  # 10 in at least 2 s, not 194
 
 
 def test_one_puzzle_has_one_summary_table_and_a_singular_noun() -> None:

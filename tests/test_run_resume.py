@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -41,12 +42,16 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path: Path, jobs: s
     assert code == 2 and "--resume" in err  # a spool is not overwritten without --resume
     code, err = run_cli(*args, "--output", str(cut_short), "--resume")
     assert code == 2, err
+    # the rate is over the puzzles checked in this run; the earlier rows are named apart
+    earlier = 25 * done
+    assert f"{300 - earlier:,} checked in " in err, err
+    assert f"; {earlier:,} from an earlier run" in err, err
     assert not spool.exists()
     assert rows(cut_short) == rows(whole)
     assert len(rows(whole)) == 300
     assert [row["line"] for row in rows(whole)] == list(range(2, 302))
     code, err = run_cli(*args, "--output", str(cut_short), "--resume")
-    assert code == 2 and "300 puzzles" in err  # already complete: counted, not re-run
+    assert code == 2 and "0 checked" in err and "; 300 from an earlier run" in err  # not re-run
 
 
 def _workers(pid: int) -> list[int]:
@@ -102,11 +107,20 @@ def test_ctrl_c_keeps_every_finished_slice_and_resume_equals_a_whole_run(
     assert workers
     start = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    out, err = process.communicate(timeout=60)
     seconds = time.monotonic() - start
     assert process.returncode == 130, err
-    assert err.splitlines()[-1].startswith("cp-sudoku: interrupted after")
-    assert "the finished slices are kept: add --resume" in err
+    said = re.fullmatch(
+        r"cp-sudoku: interrupted after ([\d,]+) of 400 puzzles( printed)?; ([\d,]+) kept in "
+        r"(\S+): add --resume to go on",
+        err.splitlines()[-1],
+    )
+    assert said, err
+    assert said[4] == str(spool)
+    printed, kept = int(said[1].replace(",", "")), int(said[3].replace(",", ""))
+    assert printed == len(out.splitlines())  # the lines on stdout, in input order
+    assert kept == sum(len(part.read_text().splitlines()) for part in spool.glob("*.jsonl"))
+    assert (said[2] is None) == (printed == kept)
     assert "Traceback" not in err
     assert seconds < 10  # a generous anti-hang bound; docs/scale.md gives the figures
     time.sleep(0.5)
@@ -117,3 +131,21 @@ def test_ctrl_c_keeps_every_finished_slice_and_resume_equals_a_whole_run(
     assert code == 2, err
     assert rows(cut_short) == rows(whole)
     assert [row["line"] for row in rows(whole)] == list(range(2, 402))
+
+
+def test_interrupt_line_says_what_was_printed_and_what_the_spool_keeps() -> None:
+    """Lines print in input order, slices are kept as they finish: when the two counts
+    differ, the line gives both; when they agree, it gives one count."""
+    from cp_sudoku.cli.exits import Tally
+
+    rows_kept = [1250]
+    tally = Tally(total=lambda: 10_000, spool="y.parquet.parts", kept=lambda: rows_kept[0])
+    assert tally.describe() == (
+        "interrupted after 0 of 10,000 puzzles printed; 1,250 kept in y.parquet.parts: "
+        "add --resume to go on"
+    )
+    tally.done = rows_kept[0] = 1
+    assert tally.describe() == (
+        "interrupted after 1 of 10,000 puzzles; 1 kept in y.parquet.parts: add --resume to go on"
+    )
+    assert Tally(done=1, total=lambda: 1).describe() == "interrupted after 1 of 1 puzzle"

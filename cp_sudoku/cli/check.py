@@ -79,9 +79,9 @@ def check(
     console = Console(stderr=True, highlight=False)
     tally = exits.tally()
     tally.total = lambda: inputs.total(puzzle_or_file, reading)
-    if table["output"]:
-        tally.after = f"; the finished slices are kept: add --resume to go on ({table['output']})"
     summary = Summary()
+    if table["output"]:
+        tally.spool, tally.kept = f"{table['output']}.parts", lambda: summary.kept
     source = Input(
         lambda: inputs.entries(puzzle_or_file, reading),
         inputs.path_of(puzzle_or_file),
@@ -103,8 +103,7 @@ def check(
             note=io.err if asked else lambda text: None,
         ) as found,
     ):
-        io.advance(summary.total)  # the rows of an earlier run, when resumed
-        tally.done = summary.total
+        io.earlier(summary.earlier)  # the rows of an earlier run, when resumed (not printed)
         for outcome in found:
             tally.finish(io.out, _line(outcome, as_json, io.err, explain))
             io.advance(1)
@@ -187,7 +186,14 @@ def print_summary(console: Console, summary: Summary, where: str, output: str | 
                 f"{summary.slowest[name] * 1000:,.1f}",
             )
         console.print(times)
-    wall = summary.wall
-    rate = f" ({total / wall:,.1f} puzzles/s)" if wall > 0 else ""
+    wall, now = summary.wall, summary.checked_now
+    rate = f" ({now / wall:,.1f} puzzles/s)" if wall > 0 and now else ""
     to = f" to {output}" if output else ""
-    console.print(f"{plural(total, 'puzzle')} in {wall:,.2f} s{rate}, {where}{to}")
+    if summary.earlier:
+        console.print(
+            f"{now:,} checked in {wall:,.2f} s{rate}, {where}{to}; "
+            f"{summary.earlier:,} from an earlier run",
+            soft_wrap=True,
+        )
+    else:
+        console.print(f"{plural(total, 'puzzle')} in {wall:,.2f} s{rate}, {where}{to}")

@@ -61,18 +61,27 @@ class Tally:
     noun: str = "puzzle"
     writing: bool = False
     pending: bool = False
-    #: Said after the count: what an interrupted run leaves behind, and how to go on.
-    after: str = ""
+    #: With a table (``--output``): the spool its finished slices are kept in, and
+    #: how many rows they hold (in any order, an earlier run's included).
+    spool: str = ""
+    kept: Callable[[], int] = field(default=lambda: 0)
 
     def describe(self) -> str:
-        """``interrupted after 1,736 of 5,000 puzzles`` (or without the total)."""
+        """``interrupted after 1,736 of 5,000 puzzles`` (or without the total); with a
+        table, what its spool keeps: ``interrupted after 0 of 10,000 puzzles printed;
+        1,250 kept in x.parquet.parts: add --resume to go on``."""
         try:
             total = self.total()
         except (CpSudokuError, OSError, UnicodeDecodeError):
             total = None
         noun = self.noun if (total if total is not None else self.done) == 1 else self.noun + "s"
         of = f" of {total:,}" if total is not None else ""
-        return f"interrupted after {self.done:,}{of} {noun}{self.after}"
+        counted = f"interrupted after {self.done:,}{of} {noun}"
+        if not self.spool:
+            return counted
+        kept = self.kept()
+        printed = "" if kept == self.done else " printed"
+        return f"{counted}{printed}; {kept:,} kept in {self.spool}: add --resume to go on"
 
     def finish(self, emit: Callable[[str], None], text: str) -> None:
         """Write one puzzle's output and count it, as one step an interrupt cannot split:

@@ -27,11 +27,13 @@ def writer(stream: TextIO) -> Emit:
 @dataclass(frozen=True)
 class Streams:
     """``out`` (results, stdout), ``err`` (diagnostics, stderr), ``advance(n)`` (n
-    more puzzles done)."""
+    more puzzles done), ``earlier(n)`` (n puzzles done by an earlier run: counted
+    as done, not in the rate)."""
 
     out: Emit
     err: Emit
     advance: Callable[[int], None]
+    earlier: Callable[[int], None]
 
 
 #: Seconds between two progress lines when stderr is not a terminal.
@@ -46,9 +48,15 @@ class Ticker:
     def __init__(self, err: Emit, total: Callable[[], int | None]) -> None:
         self.err, self.total = err, total
         self.done = 0
+        self.before = 0
         self.start = time.monotonic()
         self.due = self.start + EVERY
         self._known: tuple[int | None] | None = None
+
+    def earlier(self, count: int) -> None:
+        """Count ``count`` puzzles done by an earlier run (not in the rate)."""
+        self.done += count
+        self.before += count
 
     def advance(self, count: int) -> None:
         """Count ``count`` more puzzles done; print a line when one is due."""
@@ -62,7 +70,7 @@ class Ticker:
         total = self._known[0]
         of = f" of {total:,}" if total is not None else ""
         noun = "puzzle" if (total if total is not None else self.done) == 1 else "puzzles"
-        rate = self.done / (now - self.start)
+        rate = (self.done - self.before) / (now - self.start)
         self.err(f"cp-sudoku: {self.done:,}{of} {noun}, {rate:,.1f} puzzles/s")
 
 
@@ -77,7 +85,8 @@ def streams(console: Console, total: Callable[[], int | None]) -> Iterator[Strea
     """
     if not console.is_terminal:
         err = writer(sys.stderr)
-        yield Streams(writer(sys.stdout), err, Ticker(err, total).advance)
+        ticker = Ticker(err, total)
+        yield Streams(writer(sys.stdout), err, ticker.advance, ticker.earlier)
         return
     from rich.progress import (
         BarColumn,
@@ -111,4 +120,10 @@ def streams(console: Console, total: Callable[[], int | None]) -> Iterator[Strea
     with progress:
         task = progress.add_task("check", total=total())
         out = show if sys.stdout.isatty() else writer(sys.stdout)
-        yield Streams(out, show, lambda count: progress.advance(task, count))
+        yield Streams(
+            out,
+            show,
+            lambda count: progress.advance(task, count),
+            # the first sample, whose count rich leaves out of the rate
+            lambda count: progress.update(task, completed=count) if count else None,
+        )

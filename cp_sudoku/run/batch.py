@@ -90,6 +90,7 @@ def check_run(
         raise UsageError("--output needs a file (one puzzle per line, or CSV)")
     if resume and output is not None and Spool.complete(output):
         summary.add_columns(read_part(Path(output), table_format(output), _names(plan)), plan.names)
+        summary.earlier = summary.kept = summary.total
         yield iter(())
         return
     wanted = min(jobs, cores()) if cluster is None else jobs
@@ -110,6 +111,7 @@ def check_run(
         done = spool.done()
         for index in sorted(done):
             summary.add_columns(spool.columns(index, _names(plan)), plan.names)
+        summary.earlier = summary.kept = summary.total
     chunks = (
         Chunk(part.index, check, plan, part=Part(file.source, part, reading.box, reading.alphabet))
         for part in file.slices
@@ -133,6 +135,7 @@ def _outcomes(
     def kept(chunk: Chunk[Checked], outcomes: list[Outcome[Checked]]) -> None:
         assert spool is not None
         spool.put(chunk.index, columns_of(outcomes, chunk.plan.names))
+        summary.kept += len(outcomes)
 
     found = ordered(
         chunks, running, run_chunk, window=window(running), kept=kept if spool else None

@@ -57,7 +57,9 @@ class Summary:
 
     ``seconds``/``slowest``: back-end name -> total and largest seconds of
     its solves (wall clock).  ``start`` is the run's start on
-    ``time.perf_counter``.
+    ``time.perf_counter``.  With a table (``--output``), ``earlier`` counts the
+    puzzles an earlier run left in it (a resume: counted, not checked again)
+    and ``kept`` the rows its part files hold so far, the earlier ones included.
     """
 
     statuses: Counter[str] = field(default_factory=Counter)
@@ -66,6 +68,8 @@ class Summary:
     disagreements: int = 0
     mismatches: int = 0
     code: int = OK
+    earlier: int = 0
+    kept: int = 0
     start: float = field(default_factory=time.perf_counter)
 
     #: The columns :meth:`add_columns` reads, besides each back end's seconds.
@@ -75,6 +79,11 @@ class Summary:
     def total(self) -> int:
         """Puzzles counted (invalid lines included)."""
         return sum(self.statuses.values())
+
+    @property
+    def checked_now(self) -> int:
+        """Puzzles counted in this run (not ``earlier``): those its rate is over."""
+        return self.total - self.earlier
 
     def add(self, outcome: Outcome[Checked]) -> None:
         """Count one puzzle's outcome."""
