@@ -215,23 +215,28 @@ def _reach(links: Links, start: int) -> tuple[int, int, dict[int, int]]:
     dist = {start: 1}
     frontier_on = [start]
     nodes = 1
+    weak, strong = links.weak, links.strong
     while frontier_on:
         frontier_off = []
         nodes += 1
         for u in frontier_on:
-            fresh = links.weak(u) & ~off
-            off |= fresh
-            for v in bits(fresh):
-                dist.setdefault(-v - 1, nodes)
-                frontier_off.append(v)
+            fresh = weak(u) & ~off
+            if fresh:
+                off |= fresh
+                for v in bits(fresh):
+                    if -v - 1 not in dist:
+                        dist[-v - 1] = nodes
+                    frontier_off.append(v)
         frontier_on = []
         nodes += 1
         for u in frontier_off:
-            fresh = links.strong.get(u, 0) & ~on
-            on |= fresh
-            for v in bits(fresh):
-                dist.setdefault(v, nodes)
-                frontier_on.append(v)
+            fresh = strong.get(u, 0) & ~on
+            if fresh:
+                on |= fresh
+                for v in bits(fresh):
+                    if v not in dist:
+                        dist[v] = nodes
+                    frontier_on.append(v)
     return on, off, dist
 
 
