@@ -109,7 +109,12 @@ def _run(
                 os.killpg(process.pid, signal.SIGINT)
             else:
                 process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=60)
+    try:
+        _, stderr = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # a hang is the failure; leave no process behind
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise
     seconds = time.monotonic() - start
     out.seek(0)
     stdout = out.read()
