@@ -68,9 +68,11 @@ def als_xz(st: State) -> Step | None:
             by_digit.setdefault(d, []).append(als)
     for x, holding in sorted(by_digit.items()):
         check_deadline()
+        joins = [(b, b.cells, b.holders[x]) for b in holding]
         for a in holding:
-            for b in holding:
-                if a is b or a.cells & b.cells or b.holders[x] & ~a.seeing[x]:
+            a_cells, a_free = a.cells, ~a.seeing[x]
+            for b, b_cells, b_held in joins:
+                if a_cells & b_cells or b_held & a_free:  # a is b shares its cells
                     continue
                 for z in bits(a.mask & b.mask & ~(1 << x)):
                     targets = a.seeing[z] & b.seeing[z] & digit_cells[z]

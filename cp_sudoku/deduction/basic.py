@@ -208,12 +208,17 @@ def hidden_subset(size: int, rating: float) -> Finder:
     other candidates."""
 
     def find(st: State) -> Step | None:
+        cand, placed = st.cand, st.placed
         for group in st.s.full:
             free = st.all & ~st.placed_mask(group)
-            places = {d: st.where(group, d) for d in bits(free)}
-            few = [d for d, cells in places.items() if 2 <= len(cells) <= size]
-            if len(places) <= size:
+            if free.bit_count() <= size:
                 continue
+            places: dict[int, list[int]] = {d: [] for d in bits(free)}
+            for i in group.cells:
+                if not placed[i]:
+                    for d in bits(cand[i] & free):
+                        places[d].append(i)
+            few = [d for d, cells in places.items() if 2 <= len(cells) <= size]
             for chosen in combinations(few, size):
                 cells = sorted(set().union(*(places[d] for d in chosen)))
                 if len(cells) != size:

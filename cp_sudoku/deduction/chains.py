@@ -75,17 +75,21 @@ class Links:
                         a, b = bits(places)
                         self._link(d * n + a, d * n + b)
         self.present = sum(self.digit_cells[d] << (d * n) for d in range(len(st.s.values)))
+        self._weak: dict[int, int] = {}
 
     def _link(self, a: int, b: int) -> None:
         self.strong[a] = self.strong.get(a, 0) | 1 << b
         self.strong[b] = self.strong.get(b, 0) | 1 << a
 
     def weak(self, k: int) -> int:
-        """The candidates weakly linked to candidate ``k``."""
-        d, i = divmod(k, self.n)
-        found = (self.peer_bits[i] & self.digit_cells[d]) << (d * self.n)
-        if self.weak_cells:
-            found |= self.cell_cands[i] & ~(1 << k)
+        """The candidates weakly linked to candidate ``k`` (computed once per links)."""
+        found = self._weak.get(k)
+        if found is None:
+            d, i = divmod(k, self.n)
+            found = (self.peer_bits[i] & self.digit_cells[d]) << (d * self.n)
+            if self.weak_cells:
+                found |= self.cell_cands[i] & ~(1 << k)
+            self._weak[k] = found
         return found
 
     def name(self, k: int) -> str:
@@ -211,23 +215,28 @@ def _reach(links: Links, start: int) -> tuple[int, int, dict[int, int]]:
     dist = {start: 1}
     frontier_on = [start]
     nodes = 1
+    weak, strong = links.weak, links.strong
     while frontier_on:
         frontier_off = []
         nodes += 1
         for u in frontier_on:
-            fresh = links.weak(u) & ~off
-            off |= fresh
-            for v in bits(fresh):
-                dist.setdefault(-v - 1, nodes)
-                frontier_off.append(v)
+            fresh = weak(u) & ~off
+            if fresh:
+                off |= fresh
+                for v in bits(fresh):
+                    if -v - 1 not in dist:
+                        dist[-v - 1] = nodes
+                    frontier_off.append(v)
         frontier_on = []
         nodes += 1
         for u in frontier_off:
-            fresh = links.strong.get(u, 0) & ~on
-            on |= fresh
-            for v in bits(fresh):
-                dist.setdefault(v, nodes)
-                frontier_on.append(v)
+            fresh = strong.get(u, 0) & ~on
+            if fresh:
+                on |= fresh
+                for v in bits(fresh):
+                    if v not in dist:
+                        dist[v] = nodes
+                    frontier_on.append(v)
     return on, off, dist
 
 

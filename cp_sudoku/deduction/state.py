@@ -46,8 +46,23 @@ class Step:
         }
 
 
-def bits(mask: int) -> list[int]:
-    """The positions of the set bits of ``mask``, lowest first."""
+#: bits() of every mask below _SMALL, filled as they are met (candidate masks repeat).
+_SMALL = 1 << 16
+_SMALL_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def bits(mask: int) -> Sequence[int]:
+    """The positions of the set bits of ``mask``, lowest first (do not mutate: small
+    masks share one cached tuple)."""
+    if mask < _SMALL:
+        known = _SMALL_BITS.get(mask)
+        if known is None:
+            known = _SMALL_BITS[mask] = tuple(_positions(mask))
+        return known
+    return _positions(mask)
+
+
+def _positions(mask: int) -> list[int]:
     found = []
     while mask:
         low = mask & -mask
@@ -139,8 +154,8 @@ class State:
 
     def where(self, group: Group, digit: int) -> list[int]:
         """The open cells of ``group`` that may take ``digit``."""
-        bit = 1 << digit
-        return [i for i in group.cells if not self.placed[i] and self.cand[i] & bit]
+        bit, cand, placed = 1 << digit, self.cand, self.placed
+        return [i for i in group.cells if cand[i] & bit and not placed[i]]
 
     # ---- words: techniques describe their findings with these
 
