@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import cycle, islice
@@ -82,6 +83,21 @@ def test_a_worker_killed_while_it_sends_a_result_does_not_hang_the_stop() -> Non
     stopping.start()
     stopping.join(30)
     assert not stopping.is_alive(), "ProcessPool.stop hung after killing a worker mid-result"
+
+
+def test_a_future_lock_left_taken_by_a_ctrl_c_does_not_hang_the_stop() -> None:
+    # A KeyboardInterrupt raised while the main thread held a future's lock leaves it taken;
+    # the pool's manager thread blocked on it when failing that future, and the stop waited.
+    pool = ProcessPool(1)
+    future = pool.submit(time.sleep, 60)
+    deadline = time.monotonic() + 60
+    while not future.running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    future._condition.acquire()  # type: ignore[attr-defined]  # as the interrupt left it
+    stopping = threading.Thread(target=pool.stop, kwargs={"interrupted": True}, daemon=True)
+    stopping.start()
+    stopping.join(30)
+    assert not stopping.is_alive(), "ProcessPool.stop hung on a future's lock"
 
 
 def test_results_stream_without_reading_the_whole_input() -> None:

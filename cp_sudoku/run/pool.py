@@ -31,6 +31,8 @@ A = TypeVar("A")
 R = TypeVar("R")
 #: The name of :class:`InProcess`'s thread.
 SOLVE_THREAD = "cp-sudoku-solve"
+#: Seconds an interrupted :class:`ProcessPool` waits for its manager thread to end.
+MANAGER_GRACE = 1.0
 
 
 class Executor(Protocol):
@@ -122,7 +124,13 @@ class ProcessPool:
             writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
             if writer is not None:
                 writer.close()
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        manager = getattr(self._pool, "_executor_manager_thread", None)
+        self._pool.shutdown(wait=not interrupted, cancel_futures=True)
+        if interrupted and manager is not None:
+            # A Ctrl-C raised in this thread while it held a future's lock (inside ``wait``)
+            # leaves that lock taken; the pool's manager thread then blocks on it when it fails
+            # the future, so it is given a moment, not waited for (the CLI ends with os._exit).
+            manager.join(MANAGER_GRACE)
         self._pool = None
         if interrupted:  # free the pool's semaphores now: the process may end with os._exit
             gc.collect()
