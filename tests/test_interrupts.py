@@ -73,9 +73,13 @@ def _wait_until_open(pid: int, path: Path) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+            fds = os.listdir(f"/proc/{pid}/fd")
         except OSError:
             return  # ended already
+        links = []
+        for fd in fds:
+            with contextlib.suppress(OSError):  # closed since the listing (imports open files)
+                links.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
         if str(path) in links:
             return
         time.sleep(0.02)
