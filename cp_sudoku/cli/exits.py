@@ -24,6 +24,7 @@ handler; a command takes it with :func:`tally`.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing.util
 import os
 import signal
 import sys
@@ -145,7 +146,11 @@ def interrupted(tally: Tally) -> NoReturn:
     process then ends with ``os._exit``: a solve abandoned on the solve
     thread may be inside a C solver, which must not run into the
     interpreter's shutdown, and the shutdown of the solver libraries alone
-    can take half a second on a busy machine.
+    can take half a second on a busy machine.  Before it, multiprocessing's
+    own first exit step runs (its finalizers of priority 0 and up): it
+    unlinks the named semaphores of a process pool whose manager thread is
+    still alive, which the resource tracker would otherwise report as
+    leaked on stderr after the last line.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
     with contextlib.suppress(OSError, ValueError):
@@ -153,6 +158,8 @@ def interrupted(tally: Tally) -> NoReturn:
     click.echo(f"cp-sudoku: {tally.describe()}", err=True)
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
+    with contextlib.suppress(Exception):
+        multiprocessing.util._run_finalizers(0)  # what the interpreter's exit runs first
     os._exit(INTERRUPTED)
 
 
