@@ -182,22 +182,28 @@ def naked_subset(size: int, rating: float) -> Finder:
 
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
-        for group in st.s.groups:
+        barren = st.barren(("naked subset", size))
+        for k, (group, contents) in enumerate(zip(st.s.groups, st.contents(False), strict=True)):
+            key = (k, contents(cand), contents(placed))
+            if key in barren:
+                continue
             open_cells = [i for i in group.cells if not placed[i]]
             small = [i for i in open_cells if 2 <= cand[i].bit_count() <= size]
-            if len(small) < size or len(open_cells) <= size:
-                continue
-            for chosen in combinations(small, size):
-                union = 0
-                for i in chosen:
-                    union |= cand[i]
-                if union.bit_count() != size:
-                    continue
-                removes = st.removals([i for i in open_cells if i not in chosen], union)
-                if removes:
-                    text = f"in {group.name}, {st.names(chosen)} hold only {st.values_text(union)}"
-                    name = f"naked {SUBSET_NAMES[size]}"
-                    return st.step(name, rating, chosen, bits(union), text, removes=removes)
+            if len(small) >= size and len(open_cells) > size:
+                for chosen in combinations(small, size):
+                    union = 0
+                    for i in chosen:
+                        union |= cand[i]
+                    if union.bit_count() != size:
+                        continue
+                    removes = st.removals([i for i in open_cells if i not in chosen], union)
+                    if removes:
+                        text = (
+                            f"in {group.name}, {st.names(chosen)} hold only {st.values_text(union)}"
+                        )
+                        name = f"naked {SUBSET_NAMES[size]}"
+                        return st.step(name, rating, chosen, bits(union), text, removes=removes)
+            barren.add(key)
         return None
 
     return find
@@ -209,7 +215,12 @@ def hidden_subset(size: int, rating: float) -> Finder:
 
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
-        for group in st.s.full:
+        barren = st.barren(("hidden subset", size))
+        for k, (group, contents) in enumerate(zip(st.s.full, st.contents(True), strict=True)):
+            key = (k, contents(cand), contents(placed))
+            if key in barren:
+                continue
+            barren.add(key)  # taken back below if the group gives a step
             free = st.all & ~st.placed_mask(group)
             if free.bit_count() <= size:
                 continue
@@ -226,6 +237,7 @@ def hidden_subset(size: int, rating: float) -> Finder:
                 mask = sum(1 << d for d in chosen)
                 removes = st.removals(cells, st.all & ~mask)
                 if removes:
+                    barren.discard(key)
                     text = f"in {group.name}, {st.values_text(mask)} fit only in {st.names(cells)}"
                     name = f"hidden {SUBSET_NAMES[size]}"
                     return st.step(name, rating, cells, chosen, text, removes=removes)
@@ -240,12 +252,18 @@ def fish(size: int, rating: float) -> Finder:
 
     def find(st: State) -> Step | None:
         cells = st.s.cells
+        barren = st.barren(("fish", size))
+        digit_cells, placed_cells = st.digit_cells(), st.placed_cells()
         for base_role, cover_role, axis in (("row", "column", 1), ("column", "row", 0)):
             bases = [g for g in st.s.full if g.role == base_role]
             covers = {cells[g.cells[0]][axis]: g for g in st.s.full if g.role == cover_role}
             if len(bases) < 2 * size or not covers:
                 continue
             for digit in range(len(st.s.values)):
+                key = (axis, digit, digit_cells[digit], placed_cells[digit])
+                if key in barren:
+                    continue
+                barren.add(key)  # taken back below if the digit gives a step
                 lines = []
                 for group in bases:
                     places = st.where(group, digit)
@@ -259,6 +277,7 @@ def fish(size: int, rating: float) -> Finder:
                     rest = [i for k in across for i in covers[k].cells if i not in used]
                     removes = st.removals(rest, 1 << digit)
                     if removes:
+                        barren.discard(key)
                         text = (
                             f"{st.value(digit)} in {', '.join(g.name for g, _ in chosen)} lies "
                             f"only in {', '.join(covers[k].name for k in sorted(across))}"
