@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from cp_sudoku.constraints.base import check_deadline
+from cp_sudoku.deduction.groups import Group
 from cp_sudoku.deduction.state import State, Step, bits
 
 #: ALSs of at most this many cells are tried (the count of pairs grows fast past it).
@@ -29,50 +30,70 @@ class _Als:
     seeing: dict[int, int]  # digit -> the cells outside seeing every holder (bit set)
 
 
-def _sets(st: State, peer_bits: list[int]) -> list[_Als]:
-    cand = st.cand
+def _sets(st: State) -> list[_Als]:
+    """Every ALS, each once (with the first group holding it); a group's are found once
+    per content of its cells."""
+    cand, placed = st.cand, st.placed
+    known = st.shared.setdefault("als", {})
     found: dict[int, _Als] = {}
-    for group in st.s.groups:
-        open_cells = [i for i in group.cells if not st.placed[i]]
-        for size in range(1, min(MAX_CELLS, len(open_cells) - 1) + 1):
-            for chosen in combinations(open_cells, size):
-                mask = 0
-                for i in chosen:
-                    mask |= cand[i]
-                if mask.bit_count() != size + 1:
-                    continue
-                cells = sum(1 << i for i in chosen)
-                if cells in found:
-                    continue
-                holders: dict[int, int] = {}
-                seeing: dict[int, int] = {}
-                for d in bits(mask):
-                    held = [i for i in chosen if cand[i] >> d & 1]
-                    holders[d] = sum(1 << i for i in held)
-                    see = -1
-                    for i in held:
-                        see &= peer_bits[i]
-                    seeing[d] = see & ~cells
-                found[cells] = _Als(cells, mask, group.name, holders, seeing)
+    for k, (group, contents) in enumerate(zip(st.s.groups, st.contents(False), strict=True)):
+        key = (k, contents(cand), contents(placed))
+        sets = known.get(key)
+        if sets is None:
+            sets = known[key] = _group_sets(st, group)
+        for als in sets:
+            found.setdefault(als.cells, als)
     return list(found.values())
 
 
+def _group_sets(st: State, group: Group) -> list[_Als]:
+    cand, peer_masks = st.cand, st.s.peer_masks
+    found: list[_Als] = []
+    open_cells = [i for i in group.cells if not st.placed[i]]
+    for size in range(1, min(MAX_CELLS, len(open_cells) - 1) + 1):
+        for chosen in combinations(open_cells, size):
+            mask = 0
+            for i in chosen:
+                mask |= cand[i]
+            if mask.bit_count() != size + 1:
+                continue
+            cells = sum(1 << i for i in chosen)
+            holders: dict[int, int] = {}
+            seeing: dict[int, int] = {}
+            for d in bits(mask):
+                held = [i for i in chosen if cand[i] >> d & 1]
+                holders[d] = sum(1 << i for i in held)
+                see = -1
+                for i in held:
+                    see &= peer_masks[i]
+                seeing[d] = see & ~cells
+            found.append(_Als(cells, mask, group.name, holders, seeing))
+    return found
+
+
 def als_xz(st: State) -> Step | None:
-    """The first ALS-XZ that removes a candidate."""
-    peer_bits = [sum(1 << p for p in peers) for peers in st.s.peers]
+    """The first ALS-XZ that removes a candidate (ALSs in group order, pairs in that
+    order, x then z ascending)."""
     digit_cells = st.digit_cells()
-    sets = _sets(st, peer_bits)
     by_digit: dict[int, list[_Als]] = {}
-    for als in sets:
+    for als in _sets(st):
         for d in bits(als.mask):
             by_digit.setdefault(d, []).append(als)
     for x, holding in sorted(by_digit.items()):
         check_deadline()
-        joins = [(b, b.cells, b.holders[x]) for b in holding]
+        # B's x must all see A's x: index each B by the lowest cell holding its x
+        lowest: dict[int, list[int]] = {}
+        for p, b in enumerate(holding):
+            held = b.holders[x]
+            lowest.setdefault((held & -held).bit_length() - 1, []).append(p)
+        lows = sum(1 << c for c in lowest)
         for a in holding:
-            a_cells, a_free = a.cells, ~a.seeing[x]
-            for b, b_cells, b_held in joins:
-                if a_cells & b_cells or b_held & a_free:  # a is b shares its cells
+            a_cells, a_see = a.cells, a.seeing[x]
+            near = [p for c in bits(a_see & lows) for p in lowest[c]]
+            near.sort()
+            for p in near:
+                b = holding[p]
+                if a_cells & b.cells or b.holders[x] & ~a_see:
                     continue
                 for z in bits(a.mask & b.mask & ~(1 << x)):
                     targets = a.seeing[z] & b.seeing[z] & digit_cells[z]

@@ -66,9 +66,10 @@ def bits(mask: int) -> Sequence[int]:
 def _positions(mask: int) -> list[int]:
     found = []
     while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
+        high = mask.bit_length() - 1
+        found.append(high)
+        mask ^= 1 << high
+    found.reverse()
     return found
 
 
