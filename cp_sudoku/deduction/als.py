@@ -75,27 +75,37 @@ def als_xz(st: State) -> Step | None:
     """The first ALS-XZ that removes a candidate (ALSs in group order, pairs in that
     order, x then z ascending)."""
     digit_cells = st.digit_cells()
-    by_digit: dict[int, list[_Als]] = {}
+    by_digit: dict[int, list[tuple[_Als, int]]] = {}
     for als in _sets(st):
+        # the values z for which some cell outside sees all of this ALS's z
+        useful = 0
+        for d, see in als.seeing.items():
+            if see & digit_cells[d]:
+                useful |= 1 << d
         for d in bits(als.mask):
-            by_digit.setdefault(d, []).append(als)
+            by_digit.setdefault(d, []).append((als, useful))
     for x, holding in sorted(by_digit.items()):
         check_deadline()
         # B's x must all see A's x: index each B by the lowest cell holding its x
         lowest: dict[int, list[int]] = {}
-        for p, b in enumerate(holding):
+        for p, (b, _) in enumerate(holding):
             held = b.holders[x]
             lowest.setdefault((held & -held).bit_length() - 1, []).append(p)
         lows = sum(1 << c for c in lowest)
-        for a in holding:
+        not_x = ~(1 << x)
+        for a, a_useful in holding:
+            a_zs = a.mask & a_useful & not_x
+            if not a_zs:
+                continue
             a_cells, a_see = a.cells, a.seeing[x]
             near = [p for c in bits(a_see & lows) for p in lowest[c]]
             near.sort()
             for p in near:
-                b = holding[p]
-                if a_cells & b.cells or b.holders[x] & ~a_see:
+                b, b_useful = holding[p]
+                zs = a_zs & b.mask & b_useful
+                if not zs or a_cells & b.cells or b.holders[x] & ~a_see:
                     continue
-                for z in bits(a.mask & b.mask & ~(1 << x)):
+                for z in bits(zs):
                     targets = a.seeing[z] & b.seeing[z] & digit_cells[z]
                     if not targets:
                         continue

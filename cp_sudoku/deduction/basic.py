@@ -150,11 +150,18 @@ def locked_candidates(pointing: bool) -> Finder:
     def find(st: State) -> Step | None:
         s = st.s
         digit_cells = st.digit_cells()
+        # a digit's places alone decide whether it gives a step
+        barren = st.barren(("locked candidates", pointing))
+        todo = [
+            (digit, cells)
+            for digit, cells in enumerate(digit_cells)
+            if (digit, cells) not in barren
+        ]
         for k, base in enumerate(s.full):
             if (base.role in BOX_ROLES) != pointing:
                 continue
             base_mask = s.masks[k]
-            for digit, cells in enumerate(digit_cells):
+            for digit, cells in todo:
                 places = cells & base_mask
                 if places & (places - 1) == 0:
                     continue  # none or one place
@@ -171,6 +178,7 @@ def locked_candidates(pointing: bool) -> Finder:
                     )
                     name = f"locked candidates ({kind})"
                     return st.step(name, rating, held, [digit], text, removes=removes)
+        barren.update(todo)
         return None
 
     return find
@@ -224,16 +232,19 @@ def hidden_subset(size: int, rating: float) -> Finder:
             free = st.all & ~st.placed_mask(group)
             if free.bit_count() <= size:
                 continue
-            places: dict[int, list[int]] = {d: [] for d in bits(free)}
+            places = dict.fromkeys(bits(free), 0)  # digit -> its places (bit set)
             for i in group.cells:
                 if not placed[i]:
                     for d in bits(cand[i] & free):
-                        places[d].append(i)
-            few = [d for d, cells in places.items() if 2 <= len(cells) <= size]
+                        places[d] |= 1 << i
+            few = [d for d, cells in places.items() if 2 <= cells.bit_count() <= size]
             for chosen in combinations(few, size):
-                cells = sorted(set().union(*(places[d] for d in chosen)))
-                if len(cells) != size:
+                union = 0
+                for d in chosen:
+                    union |= places[d]
+                if union.bit_count() != size:
                     continue
+                cells = bits(union)
                 mask = sum(1 << d for d in chosen)
                 removes = st.removals(cells, st.all & ~mask)
                 if removes:
@@ -255,31 +266,37 @@ def fish(size: int, rating: float) -> Finder:
         barren = st.barren(("fish", size))
         digit_cells, placed_cells = st.digit_cells(), st.placed_cells()
         for base_role, cover_role, axis in (("row", "column", 1), ("column", "row", 0)):
-            bases = [g for g in st.s.full if g.role == base_role]
+            bases = [(g, st.s.masks[k]) for k, g in enumerate(st.s.full) if g.role == base_role]
             covers = {cells[g.cells[0]][axis]: g for g in st.s.full if g.role == cover_role}
             if len(bases) < 2 * size or not covers:
                 continue
+            covered = sum(1 << k for k in covers)
             for digit in range(len(st.s.values)):
                 key = (axis, digit, digit_cells[digit], placed_cells[digit])
                 if key in barren:
                     continue
                 barren.add(key)  # taken back below if the digit gives a step
-                lines = []
-                for group in bases:
-                    places = st.where(group, digit)
-                    if 2 <= len(places) <= size and not st.placed_mask(group) >> digit & 1:
-                        lines.append((group, places))
+                lines = []  # (base, its places of digit, their covers as a bit set)
+                for group, mask in bases:
+                    places = digit_cells[digit] & mask
+                    if 2 <= places.bit_count() <= size and not placed_cells[digit] & mask:
+                        lines.append(
+                            (group, bits(places), sum(1 << cells[i][axis] for i in bits(places)))
+                        )
                 for chosen in combinations(lines, size):
-                    across = {cells[i][axis] for _, places in chosen for i in places}
-                    if len(across) != size or not across <= covers.keys():
+                    spread = 0
+                    for _, _, line in chosen:
+                        spread |= line
+                    if spread.bit_count() != size or spread & ~covered:
                         continue
-                    used = {i for _, places in chosen for i in places}
+                    across = {cells[i][axis] for _, places, _ in chosen for i in places}
+                    used = {i for _, places, _ in chosen for i in places}
                     rest = [i for k in across for i in covers[k].cells if i not in used]
                     removes = st.removals(rest, 1 << digit)
                     if removes:
                         barren.discard(key)
                         text = (
-                            f"{st.value(digit)} in {', '.join(g.name for g, _ in chosen)} lies "
+                            f"{st.value(digit)} in {', '.join(g.name for g, _, _ in chosen)} lies "
                             f"only in {', '.join(covers[k].name for k in sorted(across))}"
                         )
                         return st.step(
