@@ -11,7 +11,6 @@ at a short Sudoku Explainer forcing chain (SE has no ALS).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.deduction.groups import Group
@@ -47,26 +46,44 @@ def _sets(st: State) -> list[_Als]:
 
 
 def _group_sets(st: State, group: Group) -> list[_Als]:
+    """The ALSs of one group, by size, each size's in the order of ``combinations``."""
     cand, peer_masks = st.cand, st.s.peer_masks
-    found: list[_Als] = []
     open_cells = [i for i in group.cells if not st.placed[i]]
-    for size in range(1, min(MAX_CELLS, len(open_cells) - 1) + 1):
-        for chosen in combinations(open_cells, size):
+    top = min(MAX_CELLS, len(open_cells) - 1)
+    by_size: list[list[tuple[int, ...]]] = [[] for _ in range(top + 1)]
+
+    def extend(start: int, chosen: tuple[int, ...], union: int) -> None:
+        # depth first in prefix order: each size's sets come out as combinations gives them
+        for j in range(start, len(open_cells)):
+            i = open_cells[j]
+            mask = union | cand[i]
+            if mask.bit_count() > top + 1:
+                continue  # more cells only add values
+            grown = (*chosen, i)
+            if mask.bit_count() == len(grown) + 1:
+                by_size[len(grown)].append(grown)
+            if len(grown) < top:
+                extend(j + 1, grown, mask)
+
+    if top >= 1:
+        extend(0, (), 0)
+    digit_cells = st.digit_cells()
+    found: list[_Als] = []
+    for size_sets in by_size:
+        for chosen in size_sets:
             mask = 0
+            cells = 0
             for i in chosen:
                 mask |= cand[i]
-            if mask.bit_count() != size + 1:
-                continue
-            cells = sum(1 << i for i in chosen)
+                cells |= 1 << i
             holders: dict[int, int] = {}
             seeing: dict[int, int] = {}
             for d in bits(mask):
-                held = [i for i in chosen if cand[i] >> d & 1]
-                holders[d] = sum(1 << i for i in held)
-                see = -1
-                for i in held:
+                held = holders[d] = cells & digit_cells[d]
+                see = ~cells
+                for i in bits(held):
                     see &= peer_masks[i]
-                seeing[d] = see & ~cells
+                seeing[d] = see
             found.append(_Als(cells, mask, group.name, holders, seeing))
     return found
 
@@ -93,12 +110,13 @@ def als_xz(st: State) -> Step | None:
             lowest.setdefault((held & -held).bit_length() - 1, []).append(p)
         lows = sum(1 << c for c in lowest)
         not_x = ~(1 << x)
-        for a, a_useful in holding:
+        # a pair and its reverse give the same removals: the first pair met has A first
+        for q, (a, a_useful) in enumerate(holding):
             a_zs = a.mask & a_useful & not_x
-            if not a_zs:
-                continue
             a_cells, a_see = a.cells, a.seeing[x]
-            near = [p for c in bits(a_see & lows) for p in lowest[c]]
+            if not a_zs or not a_see & lows:
+                continue
+            near = [p for c in bits(a_see & lows) for p in lowest[c] if p > q]
             near.sort()
             for p in near:
                 b, b_useful = holding[p]

@@ -329,8 +329,10 @@ def forcing_chains(st: State) -> Step | None:
             off &= b_off
             if not (on | off):
                 break
-        on &= ~sum(1 << k for k in starts)
-        placed = [k for k in bits(on) if not st.placed[k % n]]
+        if on:
+            for k in starts:
+                on &= ~(1 << k)
+        placed = [k for k in bits(on) if not st.placed[k % n]] if on else []
         if not (off or placed):
             continue
         length = 0
