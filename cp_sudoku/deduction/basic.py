@@ -7,7 +7,7 @@ Each finder takes a :class:`~cp_sudoku.deduction.state.State` and returns the fi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations
 
 from cp_sudoku.constraints import TableTooLarge
@@ -198,12 +198,7 @@ def naked_subset(size: int, rating: float) -> Finder:
             open_cells = [i for i in group.cells if not placed[i]]
             small = [i for i in open_cells if 2 <= cand[i].bit_count() <= size]
             if len(small) >= size and len(open_cells) > size:
-                for chosen in combinations(small, size):
-                    union = 0
-                    for i in chosen:
-                        union |= cand[i]
-                    if union.bit_count() != size:
-                        continue
+                for chosen, union in _locked(small, cand, size):
                     removes = st.removals([i for i in open_cells if i not in chosen], union)
                     if removes:
                         text = (
@@ -215,6 +210,19 @@ def naked_subset(size: int, rating: float) -> Finder:
         return None
 
     return find
+
+
+def _locked(
+    items: Sequence[int], masks: Mapping[int, int] | Sequence[int], size: int
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """The ``size``-combinations of ``items`` (in ``combinations``' order) whose masks
+    together have exactly ``size`` bits, each with that union."""
+    for chosen in combinations(items, size):
+        union = 0
+        for k in chosen:
+            union |= masks[k]
+        if union.bit_count() == size:
+            yield chosen, union
 
 
 def hidden_subset(size: int, rating: float) -> Finder:
@@ -238,12 +246,7 @@ def hidden_subset(size: int, rating: float) -> Finder:
                     for d in bits(cand[i] & free):
                         places[d] |= 1 << i
             few = [d for d, cells in places.items() if 2 <= cells.bit_count() <= size]
-            for chosen in combinations(few, size):
-                union = 0
-                for d in chosen:
-                    union |= places[d]
-                if union.bit_count() != size:
-                    continue
+            for chosen, union in _locked(few, places, size):
                 cells = bits(union)
                 mask = sum(1 << d for d in chosen)
                 removes = st.removals(cells, st.all & ~mask)
