@@ -19,7 +19,7 @@ from cp_sudoku.constraints.globalpairs import NegativeRatio, Nonconsecutive
 from cp_sudoku.constraints.outside import LittleKiller, Sandwich, XSum
 from cp_sudoku.constraints.sumlines import Arrow, RegionSumLine
 from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.io import read_file, read_text
+from cp_sudoku.io import parse_text, read_file, read_text, to_text
 from cp_sudoku.io.fpuzzles import from_data, parse_fpuzzles
 from cp_sudoku.io.fpuzzles_link import decode, encode, link
 from cp_sudoku.io.fpuzzles_write import fpuzzles, rule_key, to_fpuzzles
@@ -170,6 +170,30 @@ def test_outside_clues_run_from_the_clue_into_the_grid(data: Path) -> None:
     assert Sandwich([(0, 1), (1, 1), (2, 1), (3, 1)], 3) in rules
     assert XSum([(2, 3), (2, 2), (2, 1), (2, 0)], 6) in rules
     assert LittleKiller([(0, 1), (1, 0)], 5) in rules
+
+
+#: The one-cell diagonals of a 4x4: (clue, direction, corner cell).
+CORNER_KILLERS = [
+    ("R0C2", "DL", (0, 0)), ("R2C0", "UR", (0, 0)), ("R0C3", "DR", (0, 3)), ("R2C5", "UL", (0, 3)),
+    ("R3C0", "DR", (3, 0)), ("R5C2", "UL", (3, 0)), ("R3C5", "DL", (3, 3)), ("R5C3", "UR", (3, 3)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("clue", "direction", "corner"), CORNER_KILLERS)
+def test_a_little_killer_on_one_corner_cell_reads_checks_and_round_trips(
+    data: Path, clue: str, direction: str, corner: tuple[int, int]
+) -> None:
+    digit = solution(data, "rangsk-peak-sudoku")[4 * corner[0] + corner[1]]
+    for total, verdict in ((digit, "unique"), (digit % 4 + 1, "none")):
+        record = peak(data)
+        record["littlekillersum"].append(
+            {"cell": clue, "direction": direction, "value": str(total)}
+        )
+        puzzle = from_data(record)[0]
+        assert LittleKiller([corner], total) in puzzle.constraints
+        assert crosscheck(puzzle).status == verdict
+        assert from_data(to_fpuzzles(puzzle))[0] == puzzle
+        assert parse_text(to_text(puzzle)) == puzzle
 
 
 def test_arrows_with_pills_and_several_lines(data: Path) -> None:
@@ -535,6 +559,10 @@ SHAPES = {
     "little-killer-pointing-away-from-the-grid": (
         {"littlekillersum": [{"cell": "R0C2", "direction": "UR", "value": "5"}]},
         "littlekillersum[0]: the clue at r0c2 points at no cell of the grid",
+    ),
+    "little-killer-direction-not-a-string": (
+        {"littlekillersum": [{"cell": "R0C3", "direction": ["DL"], "value": "5"}]},
+        "littlekillersum[0]: direction must be UR, UL, DR or DL, got ['DL']",
     ),
     "little-killer-clue-inside-the-grid": (
         {"littlekillersum": [{"cell": "R2C2", "direction": "DR", "value": "5"}]},

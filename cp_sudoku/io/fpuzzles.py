@@ -456,7 +456,7 @@ def _outside(reader: Reader, key: str) -> Iterator[Constraint]:
         if key == "littlekillersum":
             direction = item.get("direction")
             steps = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
-            if direction not in steps:
+            if not isinstance(direction, str) or direction not in steps:
                 raise PuzzleError(f"{where}: direction must be UR, UL, DR or DL, got {direction!r}")
             if all(0 <= x < reader.n for x in clue):
                 raise PuzzleError(
