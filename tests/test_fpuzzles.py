@@ -88,6 +88,19 @@ def test_a_file_of_links_reads_one_puzzle_per_line(data: Path, tmp_path: Path) -
     assert entries[1].puzzle.givens[(0, 0)] == 9  # Ripples' given at r1c1
 
 
+@pytest.mark.parametrize(
+    "layout", [{"indent": 2}, {"indent": 1, "sort_keys": True}, {"sort_keys": True}]
+)
+def test_json_spread_over_lines_or_with_keys_reordered_is_detected(
+    data: Path, tmp_path: Path, layout: dict[str, Any]
+) -> None:
+    record = peak(data)
+    path = tmp_path / "pretty.json"
+    path.write_bytes(json.dumps(record, **layout).replace("\n", "\r\n").encode())
+    (entry,) = list(read_file(path))
+    assert entry.puzzle == from_data(record)[0]
+
+
 def test_only_given_values_are_givens_and_pencil_marks_restrict(data: Path) -> None:
     record = peak(data)
     record["grid"][0][0] = {"value": 3}  # a solver's entry, not a clue
@@ -245,6 +258,14 @@ def test_overlapping_clones_become_one_clone_per_pair(data: Path) -> None:
         (
             lambda d: d.update(sandwichsum=[{"cell": "R0C0", "value": "3"}]),
             "sandwichsum[0]: the clue at r0c0 is on no row or column",
+        ),
+        (
+            lambda d: d["grid"][0][0].update(value=1, given="true"),
+            "grid r1c1: 'given' must be true or false, got 'true'",
+        ),
+        (
+            lambda d: d["grid"][0][0].update(value=1, given=1),
+            "grid r1c1: 'given' must be true or false, got 1",
         ),
         (
             lambda d: d["grid"][0][0].update(colour=3),
