@@ -19,14 +19,17 @@ rating, a pure-Python port) on the first N puzzles of each set in the same proce
 puzzle once: its SE rating, else its timeout at the longest limit) and prints
 Spearman's rank correlation between our rating and SE's (puzzles SE timed out on are left
 out, and counted), the share landing in the same band (SE's rating put in our bands), and
-SE's bands against ours.  A set with a published SE floor (``--floor``; by default
-forum-hardest-1905-11plus, rated 11 or more by its source) has a known SE band even where
-serate timed out: those puzzles get our full time limit and their bands are compared apart.
+SE's bands against ours.  Where serate timed out, SE's band is still known when a lower
+bound of its rating is in the top band: a published floor of the set (``--floor``; by default
+forum-hardest-1905-11plus, rated 11 or more by its source) or the hardest step serate had
+taken before the limit.  Those puzzles get our full time limit and their bands are compared
+apart.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import statistics
 import time
 from collections import Counter
@@ -147,9 +150,9 @@ def versus_se(
     A puzzle SE timed out on is *censored*: its SE rating is above what serate reached in the
     time; we grade it under ``--censored-time-limit``.  rho is given over the puzzles SE
     rated, and again with the censored ones ranked above every rated one (tied); the band
-    share counts the rated ones only.  A censored puzzle of a ``--floor`` set has a known SE
-    band (that of the floor, published for the whole set): it is graded under ``--time-limit``
-    and its band compared on its own line.
+    share counts the rated ones only.  A censored puzzle whose SE rating is known to be in the
+    top band (:func:`_se_floor`: its set's published ``--floor``, or the hardest step serate
+    took before the limit) is graded under ``--time-limit`` and its band compared apart.
     """
     floors = {name: float(er) for name, _, er in (item.partition("=") for item in floor)}
     known: dict[str, list[str]] = {}
@@ -160,8 +163,8 @@ def versus_se(
         }
     rows = list(outcomes(ratings).values())
     fresh = 0
-    for name, text, er, _, *_ in rows:
-        full = er not in _LEFT_OUT or name in floors
+    for name, text, er, technique, *_ in rows:
+        full = er not in _LEFT_OUT or _se_floor(name, technique, floors) >= TOP
         limit = time_limit if full else censored_time_limit
         old = known.get(text)
         # a puzzle graded under a shorter limit is graded again once it needs the full one
@@ -178,8 +181,12 @@ def versus_se(
     _agreement("all sets", table)
     for name in sorted({row[0] for row in table}):
         _agreement(name, [row for row in table if row[0] == name])
-    for name, er in floors.items():
-        _floored(name, er, [row for row in table if row[0] == name and row[2] in _LEFT_OUT])
+    floored = [
+        row for row in table if row[2] in _LEFT_OUT and _se_floor(row[0], row[3], floors) >= TOP
+    ]
+    _floored("all sets", floored)
+    for name in sorted({row[0] for row in floored}):
+        _floored(name, [row for row in floored if row[0] == name])
     _bands([row for row in table if row[2] not in _LEFT_OUT])
 
 
@@ -197,13 +204,25 @@ def _write(out: Path, rows: list[list[str]], known: dict[str, list[str]]) -> lis
     return written
 
 
-def _floored(name: str, er: float, table: list[list[str]]) -> None:
-    """Our bands for the SE timeouts of a set with a published SE floor ``er``."""
+#: The lowest rating of the top band: a floor at or above it fixes SE's band.
+TOP = BANDS[-1][1]
+
+
+def _se_floor(name: str, technique: str, floors: dict[str, float]) -> float:
+    """A lower bound of SE's rating of a puzzle serate timed out on: its set's published floor,
+    or the hardest step serate took before the limit (``hardest X`` in the progress that
+    ``bench/serate.py`` records as a timeout's technique; SE's rating is its hardest step)."""
+    took = re.search(r"hardest (\d+(?:\.\d+)?)", technique)
+    return max(floors.get(name, 0.0), float(took[1]) if took else 0.0)
+
+
+def _floored(name: str, table: list[list[str]]) -> None:
+    """Our bands for SE timeouts whose SE rating is known to be in the top band."""
     if table:
         bands = Counter(row[5] for row in table)
-        same = bands[band_of(er)]
+        same = bands[BANDS[-1][0]]
         click.echo(
-            f"{name}: {len(table)} SE timeouts, SE >= {er} published (band {band_of(er)}); "
+            f"{name}: {len(table)} SE timeouts known to be SE >= {TOP} (band {BANDS[-1][0]}); "
             f"ours {dict(bands)}; same band {same}/{len(table)} ({same / len(table):.1%})"
         )
 
@@ -226,7 +245,9 @@ CENSORED = 99.0
 def _agreement(name: str, table: list[list[str]]) -> None:
     rated = [(float(row[4]), float(row[2]), row[5]) for row in table if row[2] not in _LEFT_OUT]
     censored = [(float(row[4]), CENSORED) for row in table if row[2] == "timeout"]
-    if len(rated) < 3:
+    if len(rated) < 3:  # too few to rank
+        if table:
+            click.echo(f"{name}: {len(rated)} rated by SE, {len(censored)} SE timeouts")
         return
     rho = spearman([a for a, _, _ in rated], [b for _, b, _ in rated])
     both = [(a, b) for a, b, _ in rated] + censored
@@ -244,7 +265,10 @@ _LEFT_OUT = ("timeout", "error")
 
 
 def spearman(xs: list[float], ys: list[float]) -> float:
-    """Spearman's rank correlation: Pearson's on the ranks, ties given their mean rank."""
+    """Spearman's rank correlation: Pearson's on the ranks, ties given their mean rank; NaN
+    when either side is constant (no ranking to compare)."""
+    if len(set(xs)) < 2 or len(set(ys)) < 2:
+        return float("nan")
     return statistics.correlation(_ranks(xs), _ranks(ys))
 
 

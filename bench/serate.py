@@ -16,7 +16,9 @@ Usage::
 time limit per puzzle (``--timeout``, CPU seconds of the serate process, read from
 ``/proc``, so that the limit means the same at any machine load; a wall-clock cap of thirty times
 that guards against a stalled process).  A puzzle that runs out is written with rating
-``timeout`` and the limit it ran out at, and the process is restarted.  It appends as it goes
+``timeout`` and the limit it ran out at, with how far serate got in the technique column
+(steps taken, the hardest so far, and the hint-producer list it was searching, from a
+``jstack`` thread dump), and the process is restarted.  It appends as it goes
 and skips puzzles already rated, or already timed out at a limit at least as long, so it
 resumes after a kill and ``--timeout 300`` retries earlier timeouts; ``--part K/N`` splits the
 work, ``--only SET`` keeps one set and ``--limit N`` stops after N puzzles.  Readers take the
