@@ -16,8 +16,8 @@ from operator import index
 from typing import Any
 
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, Unit, cell_name, cells_of
-from cp_sudoku.model.numbers import shown
 from cp_sudoku.model.puzzle import by_recipe
+from cp_sudoku.numbers import shown
 
 
 @cache
@@ -151,7 +151,8 @@ def square_puzzle(n: int, kind: str, values: Sequence[int] = (), **fields: Any) 
     """An n x n ``Puzzle`` of ``kind``: every cell, values 1..n, givens from the flat
     ``values`` (0 blank), rows and columns as units unless ``constraints`` is given;
     other ``Puzzle`` fields as keywords."""
-    fields.setdefault("constraints", sudoku_units(n, None))
+    if "constraints" not in fields:
+        fields["constraints"] = sudoku_units(n, None)
     return Puzzle(
         rows=n,
         cols=n,
