@@ -10,7 +10,7 @@ class                  raised for
 :class:`Unsupported`   a back end asked for a constraint type it does not compile
 =====================  ==========================================================
 
-Anything else that escapes the package is a bug, and the CLI says so (exit 3).
+Anything else that escapes the package is a bug, and the CLI says so (exit 70).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from cp_sudoku.cli import main
 from cp_sudoku.io import read_text
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.model import PuzzleError
-from cp_sudoku.model.numbers import MAX_DIGITS, is_number, read_number
+from cp_sudoku.numbers import MAX_DIGITS, is_number, read_number
 
 HUGE = "9" * 5000  # over Python's 4,300-digit limit on reading an integer
 #: A KenKen that is unique, run after each bad puzzle: it must still be checked.

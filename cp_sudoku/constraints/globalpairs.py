@@ -38,7 +38,7 @@ from cp_sudoku.constraints.base import (
 )
 from cp_sudoku.constraints.linebase import adjacent_pairs, grid_cells, value_pairs
 from cp_sudoku.constraints.primitives import AllDifferent, Pair, Primitive
-from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 if TYPE_CHECKING:
     from cp_sudoku.model.puzzle import Puzzle

@@ -32,7 +32,7 @@ from cp_sudoku.constraints.base import (
     register,
 )
 from cp_sudoku.constraints.primitives import Pair, Table
-from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 if TYPE_CHECKING:
     from cp_sudoku.model.puzzle import Puzzle

@@ -27,7 +27,7 @@ from cp_sudoku.constraints.base import (
 )
 from cp_sudoku.constraints.linebase import value_pairs
 from cp_sudoku.constraints.primitives import Pair
-from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 if TYPE_CHECKING:
     from cp_sudoku.model.puzzle import Puzzle

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from cp_sudoku.constraints.base import Constraint, Mark, parse_cells
-from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 L = TypeVar("L", bound="Line")
 

@@ -33,7 +33,7 @@ from cp_sudoku.constraints.base import (
 )
 from cp_sudoku.constraints.linebase import path_text
 from cp_sudoku.constraints.primitives import Linear
-from cp_sudoku.model.errors import Cell, PuzzleError
+from cp_sudoku.errors import Cell, PuzzleError
 
 if TYPE_CHECKING:
     from cp_sudoku.model.puzzle import Puzzle

@@ -30,7 +30,7 @@ from cp_sudoku.constraints.base import (
 )
 from cp_sudoku.constraints.linebase import Line, once_each, path_text
 from cp_sudoku.constraints.primitives import Linear
-from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 if TYPE_CHECKING:
     from cp_sudoku.model.puzzle import Puzzle

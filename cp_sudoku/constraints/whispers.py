@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from cp_sudoku.constraints.base import register
 from cp_sudoku.constraints.linebase import Line, path_text, value_pairs
 from cp_sudoku.constraints.primitives import Pair
-from cp_sudoku.model.errors import Cell, PuzzleError
+from cp_sudoku.errors import Cell, PuzzleError
 
 if TYPE_CHECKING:
     from cp_sudoku.model.puzzle import Puzzle

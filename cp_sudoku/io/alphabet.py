@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from cp_sudoku.model import Puzzle, PuzzleError
-from cp_sudoku.model.numbers import MAX_DIGITS, is_number
+from cp_sudoku.numbers import MAX_DIGITS, is_number
 
 BLANKS = ".0_"
 DIGITS = "123456789"

@@ -24,7 +24,7 @@ from cp_sudoku.io.limits import load_json
 from cp_sudoku.kinds.kakuro import Clue, Square, kakuro
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.model import Grid, Puzzle, PuzzleError, cell_name
-from cp_sudoku.model.numbers import MAX_DIGITS, MAX_SIZE, in_range, shown
+from cp_sudoku.numbers import MAX_DIGITS, MAX_SIZE, in_range, shown
 
 
 def read_arithmatrix(path: str | Path) -> Iterator[Entry]:
@@ -82,7 +82,7 @@ def _arithmatrix_line(text: str, name: str) -> tuple[Puzzle, Grid | None]:
 
 def field_of(record: dict[str, Any], key: str, kind: type, where: str) -> Any:
     """``record[key]``, checked to be a ``kind`` (an int is never a bool, and has at most
-    18 digits: :func:`cp_sudoku.model.numbers.in_range`).
+    18 digits: :func:`cp_sudoku.numbers.in_range`).
 
     Raises:
         PuzzleError: the key is missing or holds another type, located by ``where``.

@@ -21,7 +21,7 @@ from math import isqrt
 from cp_sudoku.io.alphabet import NUMBERS, Alphabet, Where, infer_alphabet
 from cp_sudoku.io.limits import MAX_LINE
 from cp_sudoku.model import PuzzleError
-from cp_sudoku.model.numbers import is_number
+from cp_sudoku.numbers import is_number
 
 #: A separator line of a pretty grid: only ``-``, ``+``, ``=`` and spaces, at least one ``-``.
 SEPARATOR = re.compile(r"^[\s+\-=]*-[\s+\-=]*$")

@@ -3,7 +3,7 @@
 - Grid sizes: at most :data:`MAX_SIZE` (100) rows and columns (``size:``,
   ``heights:``, a puzzlekit header, a Kakuro's squares); a 100 x 100 grid is
   10,000 cells.
-- Numbers: ASCII digits, at most 18 significant ones (:mod:`cp_sudoku.model.numbers`).
+- Numbers: ASCII digits, at most 18 significant ones (:mod:`cp_sudoku.numbers`).
 - JSON: :func:`load_json` turns every way ``json.loads`` fails into a
   :class:`PuzzleError`: bad syntax, nesting deeper than Python's recursion
   limit allows (about 1,000 levels), an integer of more than 4,300 digits.
@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from cp_sudoku.model import PuzzleError
-from cp_sudoku.model.numbers import MAX_SIZE
+from cp_sudoku.numbers import MAX_SIZE
 
 __all__ = ["MAX_FIELD", "MAX_LINE", "MAX_SIZE", "load_json"]
 #: The most characters in one CSV field (the csv module's default ``field_size_limit``).

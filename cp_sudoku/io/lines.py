@@ -43,7 +43,7 @@ from cp_sudoku.io.grammar import (
 from cp_sudoku.io.options import ReadOptions
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Grid, Puzzle, PuzzleError
-from cp_sudoku.model.numbers import shown
+from cp_sudoku.numbers import shown
 
 #: Column names, lower case, that hold puzzles and stated solutions in a CSV header.
 #: The commonest line, 81 digits and blanks, read without the general grammar (the same

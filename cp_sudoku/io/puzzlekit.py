@@ -37,7 +37,7 @@ from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.kinds.skyscrapers import SIDES, skyscrapers
 from cp_sudoku.model import Cell, Grid, Puzzle, PuzzleError
-from cp_sudoku.model.numbers import (
+from cp_sudoku.numbers import (
     MAX_DIGITS,
     MAX_TARGET_DIGITS,
     is_number,

@@ -23,7 +23,7 @@ from cp_sudoku.kinds.base import CageText, GridText, RelationText
 from cp_sudoku.kinds.grid import parse_box
 from cp_sudoku.kinds.kakuro import Clue, Square
 from cp_sudoku.model import Cell, PuzzleError, cell_name
-from cp_sudoku.model.numbers import (
+from cp_sudoku.numbers import (
     MAX_DIGITS,
     MAX_TARGET_DIGITS,
     is_number,

@@ -16,8 +16,8 @@ from operator import index
 from typing import Any
 
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, Unit, cell_name, cells_of
-from cp_sudoku.model.numbers import shown
 from cp_sudoku.model.puzzle import by_recipe
+from cp_sudoku.numbers import shown
 
 
 @cache

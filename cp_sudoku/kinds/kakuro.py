@@ -18,7 +18,7 @@ from typing import Any
 from cp_sudoku.kinds.base import Kind
 from cp_sudoku.kinds.drawing import kakuro_squares
 from cp_sudoku.model import Cage, Cell, Puzzle, PuzzleError, cell_name
-from cp_sudoku.model.numbers import MAX_SIZE, is_number, read_number, shown
+from cp_sudoku.numbers import MAX_SIZE, is_number, read_number, shown
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,7 @@ from cp_sudoku.constraints import (
     Unit,
     Visibility,
 )
-from cp_sudoku.model.checker import is_solution, violations
-from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach, repeated_givens
-from cp_sudoku.model.errors import (
+from cp_sudoku.errors import (
     Cell,
     CpSudokuError,
     PuzzleError,
@@ -28,6 +26,8 @@ from cp_sudoku.model.errors import (
     UsageError,
     cell_name,
 )
+from cp_sudoku.model.checker import is_solution, violations
+from cp_sudoku.model.clashes import Clash, candidates, clashes, out_of_reach, repeated_givens
 from cp_sudoku.model.puzzle import Grid, Puzzle, cells_of
 
 __all__ = [

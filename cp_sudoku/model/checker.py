@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cp_sudoku.constraints import Unit
-from cp_sudoku.model.errors import cell_name
+from cp_sudoku.errors import cell_name
 from cp_sudoku.model.puzzle import Puzzle
 
 

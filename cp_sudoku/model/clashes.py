@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from cp_sudoku.constraints import Cage, TableTooLarge, Unit
 from cp_sudoku.constraints.base import check_deadline
-from cp_sudoku.model.errors import Cell, cell_name
+from cp_sudoku.errors import Cell, cell_name
 from cp_sudoku.model.puzzle import Puzzle
 
 #: Clashes named at most, per puzzle.

@@ -29,7 +29,7 @@ from typing import TypeVar
 
 from cp_sudoku.constraints import Cage, Constraint, Unit
 from cp_sudoku.constraints.base import check_deadline, checked
-from cp_sudoku.model.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 Grid = tuple[int, ...]
 C = TypeVar("C", bound=Constraint)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cp_sudoku.model import UsageError
-from cp_sudoku.model.numbers import is_number
+from cp_sudoku.numbers import is_number
 from cp_sudoku.run.pool import Executor, InProcess, ProcessPool, cores, exit_with_parent
 
 A = TypeVar("A")

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.model import UsageError
-from cp_sudoku.model.numbers import is_number
+from cp_sudoku.numbers import is_number
 from cp_sudoku.run.output import Columns, join_parts, read_part, table_format, write_part
 
 #: The spool's description of the run.

@@ -38,7 +38,7 @@ from typing import Any
 from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.io import parse_text
 from cp_sudoku.model import Cell, Puzzle, PuzzleError, Unit, UsageError, cell_name, violations
-from cp_sudoku.model.numbers import read_number, shown
+from cp_sudoku.numbers import read_number, shown
 from cp_sudoku.verify.certificate import MAX_PROOF_BYTES, beside, read, read_bounded, sha256
 from cp_sudoku.verify.proof import dimacs_text, refuted_formula
 
