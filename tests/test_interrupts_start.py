@@ -70,7 +70,7 @@ def launch(module: str, pause: float, args: list[str], after: float) -> tuple[in
 
 
 def test_the_early_line_is_the_interrupt_line() -> None:
-    assert start.EARLY_LINE == f"cp-sudoku: {exits.Tally().describe()}"
+    assert f"cp-sudoku: {exits.Tally().describe()}" == start.EARLY_LINE
     assert start.INTERRUPTED == exits.INTERRUPTED
 
 
