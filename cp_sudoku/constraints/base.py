@@ -312,6 +312,9 @@ class Constraint:
         steps = [0]
 
         def extend(pos: int) -> None:
+            steps[0] += 1  # leaves too: a 4-cell cage of 50 values has 50 per inner node
+            if steps[0] % 4096 == 0:
+                check_deadline()
             if pos == size:
                 if self.holds(chosen):
                     found.append(tuple(chosen))
@@ -321,9 +324,6 @@ class Constraint:
                             + (f" (each of the {size}! orders of a tuple is one)" * orders)
                         )
                 return
-            steps[0] += 1
-            if steps[0] % 4096 == 0:
-                check_deadline()
             for value in domains[pos]:
                 if any(chosen[i] == value for i in before[pos]):
                     continue
