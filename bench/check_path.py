@@ -1,93 +1,126 @@
-"""``check``'s per-puzzle path against ``bench``'s solve calls, in one process, in alternated
+"""``check``'s rate against ``bench``'s for one back end, in one process, in alternated
 blocks of the same file, in CPU time: a comparison that a moving load does not skew.
 
-Per block of ``--block`` puzzles: first ``bench``'s way (CPU around each solve call of a
-back end built for it), then ``check --json``'s per-puzzle path on the same lines (read,
-:func:`cp_sudoku.run.check`, :func:`cp_sudoku.display.verdict_record`, ``json.dumps``, a
-write to ``/dev/null``; no start-up, no click, no solve thread), with the solve calls inside
-it timed too.  Prints each block's rates, the share, and the median share.
+Per block of ``--block`` puzzles, one after the other: ``bench``'s own measurement
+(:func:`cp_sudoku.bench.load_dataset`, then :func:`cp_sudoku.bench.measure`: its CPU time
+over the solve calls, and over reading the block), then the command ``check BLOCK --jobs 1
+--backend B --json`` itself, through its click entry point with stdout and stderr to
+``/dev/null`` (the process's CPU time over the call: every thread, start-up excluded since
+the modules and the back end are already there).  Both take the back end from the process's
+one cache; its solve calls are also timed on the calling thread's clock, in both.  The
+blocks are visited ``--rounds`` times.
+
+Prints the figures per puzzle and, over the blocks, the median of check's rate as a share
+of bench's ``cpu_per_second`` (the solve calls alone) and of bench's rate of reading and
+solving (``read_cpu_seconds`` added).
 
 Usage::
 
     python bench/check_path.py ../shared/data/sudoku/royle-17clue.txt --backend sat \\
-        --block 2000 --blocks 5
+        --block 500 --blocks 20 --rounds 2
 """
 
 from __future__ import annotations
 
-import json
 import os
+import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout, suppress
 from itertools import islice
 from typing import Any
 
 import click
 
-from cp_sudoku.backends import Backend, get_backend
-from cp_sudoku.display import verdict_record
-from cp_sudoku.io import read_file
-from cp_sudoku.run import Plan, check
+from cp_sudoku.backends.built import built
+from cp_sudoku.bench import load_dataset, measure
+from cp_sudoku.cli import main as cli
 
 
-def _timed(backend: Backend, spent: list[float]) -> Callable[..., Any]:
-    """``backend.solve`` that adds its CPU seconds to ``spent[0]``."""
-    solve = backend.solve
+@contextmanager
+def _thread_timed(backend: Any) -> Iterator[list[float]]:
+    """``backend.solve`` adding its calling thread's CPU seconds to the yielded ``[0.0]``."""
+    spent = [0.0]
+    solve: Callable[..., Any] = backend.solve
 
     def timed(*args: Any, **options: Any) -> Any:
-        start = time.process_time()
+        start = time.thread_time()
         try:
             return solve(*args, **options)
         finally:
-            spent[0] += time.process_time() - start
+            spent[0] += time.thread_time() - start
 
-    return timed
+    backend.solve = timed
+    try:
+        yield spent
+    finally:
+        del backend.solve  # the class's method again
+
+
+def _check(path: str, backend: str) -> float:
+    """The process CPU seconds of ``cp-sudoku check PATH --jobs 1 --backend B --json``."""
+    with open(os.devnull, "w") as sink, redirect_stdout(sink), redirect_stderr(sink):
+        start = time.process_time()
+        with suppress(SystemExit):  # the command's exit code
+            cli(["check", path, "--jobs", "1", "--backend", backend, "--json"])
+        return time.process_time() - start
+
+
+def _quartiles(shares: list[float]) -> str:
+    low, middle, high = statistics.quantiles(shares) if len(shares) > 1 else shares * 3
+    return f"median {middle:.1%} (quartiles {low:.1%}-{high:.1%})"
 
 
 @click.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--backend", default="sat", show_default=True)
-@click.option("--block", default=2000, show_default=True, type=click.IntRange(min=1))
-@click.option("--blocks", default=5, show_default=True, type=click.IntRange(min=1))
-def main(path: str, backend: str, block: int, blocks: int) -> None:
-    """Print, per block, bench's and check's rates (CPU) and check's share of bench's."""
-    clock = time.process_time
+@click.option("--block", default=500, show_default=True, type=click.IntRange(min=1))
+@click.option("--blocks", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--rounds", default=1, show_default=True, type=click.IntRange(min=1))
+def main(path: str, backend: str, block: int, blocks: int, rounds: int) -> None:
+    """Print bench's and check's CPU per puzzle and check's share of bench's rate."""
     with open(path) as handle:
         lines = list(islice((line for line in handle if line.strip()), block * blocks))
-    plan = Plan((backend,))
-    (checking,) = plan.built()
-    benched = get_backend(backend)
-    shares = []
-    with open(os.devnull, "w") as out, tempfile.TemporaryDirectory() as folder:
-        for number in range(blocks):
-            part = os.path.join(folder, f"block{number}.txt")
-            with open(part, "w") as handle:
-                handle.writelines(lines[number * block : (number + 1) * block])
-            puzzles = [entry.puzzle for entry in read_file(part) if entry.puzzle is not None]
-            solving = [0.0]
-            solve = _timed(benched, solving)
-            for puzzle in puzzles:
-                solve(puzzle, 2)
-            inside = [0.0]
-            checking.solve = _timed(checking, inside)  # type: ignore[method-assign]
-            start = clock()
-            for entry in read_file(part):
-                done = check(entry, [checking], plan)
-                record = verdict_record(entry, done.verdict, done.mismatch, done.grade)
-                out.write(json.dumps(record) + "\n")
-            whole = clock() - start
-            del checking.solve  # the class's method again
-            count = len(puzzles)
-            shares.append(solving[0] / whole)
-            click.echo(
-                f"block {number + 1}: bench {count / solving[0]:,.0f}/CPU s, check's path "
-                f"{count / whole:,.0f}/CPU s: {solving[0] / whole:.0%}; a puzzle: solve "
-                f"{solving[0] / count * 1e6:.0f} us in bench, {inside[0] / count * 1e6:.0f} us "
-                f"in check, the rest of check {(whole - inside[0]) / count * 1e6:.0f} us"
-            )
-    shares.sort()
-    click.echo(f"median share {shares[len(shares) // 2]:.0%} over {blocks} blocks")
+    solver = built(backend)  # the one both take, from the process's cache
+    totals = dict.fromkeys(("solve", "read", "check", "bench thread", "check thread"), 0.0)
+    alone: list[float] = []
+    with_reading: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        parts = []
+        for number in range(0, len(lines), block):
+            parts.append(os.path.join(folder, f"block{number // block}.txt"))
+            with open(parts[-1], "w") as handle:
+                handle.writelines(lines[number : number + block])
+        _check(parts[0], backend)  # imports, the back end built
+        for _ in range(rounds):
+            for part in parts:
+                dataset = load_dataset(part)
+                with _thread_timed(solver) as in_bench:
+                    record = measure(dataset, backend)
+                with _thread_timed(solver) as in_check:
+                    checking = _check(part, backend)
+                alone.append(record.cpu_seconds / checking)
+                with_reading.append((record.cpu_seconds + record.read_cpu_seconds) / checking)
+                for key, value in (
+                    ("solve", record.cpu_seconds),
+                    ("read", record.read_cpu_seconds),
+                    ("check", checking),
+                    ("bench thread", in_bench[0]),
+                    ("check thread", in_check[0]),
+                ):
+                    totals[key] += value
+    count = rounds * len(lines)
+    us = {key: value / count * 1e6 for key, value in totals.items()}
+    click.echo(
+        f"{count:,} puzzles ({len(parts)} blocks of {block}, {rounds} round(s)); a puzzle: "
+        f"bench's solve calls {us['solve']:.0f} us of process CPU ({us['bench thread']:.0f} "
+        f"on their thread's clock), bench's reading {us['read']:.0f} us; check "
+        f"{us['check']:.0f} us, of which the solve calls {us['check thread']:.0f} "
+        f"(thread clock) and the rest {us['check'] - us['check thread']:.0f}"
+    )
+    click.echo(f"check's rate / bench's cpu_per_second: {_quartiles(alone)}")
+    click.echo(f"check's rate / bench's rate of reading and solving: {_quartiles(with_reading)}")
 
 
 if __name__ == "__main__":

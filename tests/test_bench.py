@@ -22,6 +22,7 @@ RECORD_FIELDS = {
     "cpu_seconds",
     "per_second",
     "cpu_per_second",
+    "read_cpu_seconds",
     "median_ms",
     "p95_ms",
     "max_ms",

@@ -11,9 +11,9 @@ at a short Sudoku Explainer forcing chain (SE has no ALS).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 from cp_sudoku.constraints.base import check_deadline
+from cp_sudoku.deduction.groups import Group
 from cp_sudoku.deduction.state import State, Step, bits
 
 #: ALSs of at most this many cells are tried (the count of pairs grows fast past it).
@@ -29,52 +29,101 @@ class _Als:
     seeing: dict[int, int]  # digit -> the cells outside seeing every holder (bit set)
 
 
-def _sets(st: State, peer_bits: list[int]) -> list[_Als]:
-    cand = st.cand
+def _sets(st: State) -> list[_Als]:
+    """Every ALS, each once (with the first group holding it); a group's are found once
+    per content of its cells."""
+    cand, placed = st.cand, st.placed
+    known = st.shared.setdefault("als", {})
     found: dict[int, _Als] = {}
-    for group in st.s.groups:
-        open_cells = [i for i in group.cells if not st.placed[i]]
-        for size in range(1, min(MAX_CELLS, len(open_cells) - 1) + 1):
-            for chosen in combinations(open_cells, size):
-                mask = 0
-                for i in chosen:
-                    mask |= cand[i]
-                if mask.bit_count() != size + 1:
-                    continue
-                cells = sum(1 << i for i in chosen)
-                if cells in found:
-                    continue
-                holders: dict[int, int] = {}
-                seeing: dict[int, int] = {}
-                for d in bits(mask):
-                    held = [i for i in chosen if cand[i] >> d & 1]
-                    holders[d] = sum(1 << i for i in held)
-                    see = -1
-                    for i in held:
-                        see &= peer_bits[i]
-                    seeing[d] = see & ~cells
-                found[cells] = _Als(cells, mask, group.name, holders, seeing)
+    for k, (group, contents) in enumerate(zip(st.s.groups, st.contents(False), strict=True)):
+        key = (k, contents(cand), contents(placed))
+        sets = known.get(key)
+        if sets is None:
+            sets = known[key] = _group_sets(st, group)
+        for als in sets:
+            found.setdefault(als.cells, als)
     return list(found.values())
 
 
-def als_xz(st: State) -> Step | None:
-    """The first ALS-XZ that removes a candidate."""
-    peer_bits = [sum(1 << p for p in peers) for peers in st.s.peers]
+def _group_sets(st: State, group: Group) -> list[_Als]:
+    """The ALSs of one group, by size, each size's in the order of ``combinations``."""
+    cand, peer_masks = st.cand, st.s.peer_masks
+    open_cells = [i for i in group.cells if not st.placed[i]]
+    top = min(MAX_CELLS, len(open_cells) - 1)
+    by_size: list[list[tuple[int, ...]]] = [[] for _ in range(top + 1)]
+
+    def extend(start: int, chosen: tuple[int, ...], union: int) -> None:
+        # depth first in prefix order: each size's sets come out as combinations gives them
+        for j in range(start, len(open_cells)):
+            i = open_cells[j]
+            mask = union | cand[i]
+            if mask.bit_count() > top + 1:
+                continue  # more cells only add values
+            grown = (*chosen, i)
+            if mask.bit_count() == len(grown) + 1:
+                by_size[len(grown)].append(grown)
+            if len(grown) < top:
+                extend(j + 1, grown, mask)
+
+    if top >= 1:
+        extend(0, (), 0)
     digit_cells = st.digit_cells()
-    sets = _sets(st, peer_bits)
-    by_digit: dict[int, list[_Als]] = {}
-    for als in sets:
+    found: list[_Als] = []
+    for size_sets in by_size:
+        for chosen in size_sets:
+            mask = 0
+            cells = 0
+            for i in chosen:
+                mask |= cand[i]
+                cells |= 1 << i
+            holders: dict[int, int] = {}
+            seeing: dict[int, int] = {}
+            for d in bits(mask):
+                held = holders[d] = cells & digit_cells[d]
+                see = ~cells
+                for i in bits(held):
+                    see &= peer_masks[i]
+                seeing[d] = see
+            found.append(_Als(cells, mask, group.name, holders, seeing))
+    return found
+
+
+def als_xz(st: State) -> Step | None:
+    """The first ALS-XZ that removes a candidate (ALSs in group order, pairs in that
+    order, x then z ascending)."""
+    digit_cells = st.digit_cells()
+    by_digit: dict[int, list[tuple[_Als, int]]] = {}
+    for als in _sets(st):
+        # the values z for which some cell outside sees all of this ALS's z
+        useful = 0
+        for d, see in als.seeing.items():
+            if see & digit_cells[d]:
+                useful |= 1 << d
         for d in bits(als.mask):
-            by_digit.setdefault(d, []).append(als)
+            by_digit.setdefault(d, []).append((als, useful))
     for x, holding in sorted(by_digit.items()):
         check_deadline()
-        joins = [(b, b.cells, b.holders[x]) for b in holding]
-        for a in holding:
-            a_cells, a_free = a.cells, ~a.seeing[x]
-            for b, b_cells, b_held in joins:
-                if a_cells & b_cells or b_held & a_free:  # a is b shares its cells
+        # B's x must all see A's x: index each B by the lowest cell holding its x
+        lowest: dict[int, list[int]] = {}
+        for p, (b, _) in enumerate(holding):
+            held = b.holders[x]
+            lowest.setdefault((held & -held).bit_length() - 1, []).append(p)
+        lows = sum(1 << c for c in lowest)
+        not_x = ~(1 << x)
+        # a pair and its reverse give the same removals: the first pair met has A first
+        for q, (a, a_useful) in enumerate(holding):
+            a_zs = a.mask & a_useful & not_x
+            a_cells, a_see = a.cells, a.seeing[x]
+            if not a_zs or not a_see & lows:
+                continue
+            near = [p for c in bits(a_see & lows) for p in lowest[c] if p > q]
+            near.sort()
+            for p in near:
+                b, b_useful = holding[p]
+                zs = a_zs & b.mask & b_useful
+                if not zs or a_cells & b.cells or b.holders[x] & ~a_see:
                     continue
-                for z in bits(a.mask & b.mask & ~(1 << x)):
+                for z in bits(zs):
                     targets = a.seeing[z] & b.seeing[z] & digit_cells[z]
                     if not targets:
                         continue

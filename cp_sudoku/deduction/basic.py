@@ -7,7 +7,7 @@ Each finder takes a :class:`~cp_sudoku.deduction.state.State` and returns the fi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations
 
 from cp_sudoku.constraints import TableTooLarge
@@ -150,11 +150,18 @@ def locked_candidates(pointing: bool) -> Finder:
     def find(st: State) -> Step | None:
         s = st.s
         digit_cells = st.digit_cells()
+        # a digit's places alone decide whether it gives a step
+        barren = st.barren(("locked candidates", pointing))
+        todo = [
+            (digit, cells)
+            for digit, cells in enumerate(digit_cells)
+            if (digit, cells) not in barren
+        ]
         for k, base in enumerate(s.full):
             if (base.role in BOX_ROLES) != pointing:
                 continue
             base_mask = s.masks[k]
-            for digit, cells in enumerate(digit_cells):
+            for digit, cells in todo:
                 places = cells & base_mask
                 if places & (places - 1) == 0:
                     continue  # none or one place
@@ -171,6 +178,7 @@ def locked_candidates(pointing: bool) -> Finder:
                     )
                     name = f"locked candidates ({kind})"
                     return st.step(name, rating, held, [digit], text, removes=removes)
+        barren.update(todo)
         return None
 
     return find
@@ -182,25 +190,39 @@ def naked_subset(size: int, rating: float) -> Finder:
 
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
-        for group in st.s.groups:
+        barren = st.barren(("naked subset", size))
+        for k, (group, contents) in enumerate(zip(st.s.groups, st.contents(False), strict=True)):
+            key = (k, contents(cand), contents(placed))
+            if key in barren:
+                continue
             open_cells = [i for i in group.cells if not placed[i]]
             small = [i for i in open_cells if 2 <= cand[i].bit_count() <= size]
-            if len(small) < size or len(open_cells) <= size:
-                continue
-            for chosen in combinations(small, size):
-                union = 0
-                for i in chosen:
-                    union |= cand[i]
-                if union.bit_count() != size:
-                    continue
-                removes = st.removals([i for i in open_cells if i not in chosen], union)
-                if removes:
-                    text = f"in {group.name}, {st.names(chosen)} hold only {st.values_text(union)}"
-                    name = f"naked {SUBSET_NAMES[size]}"
-                    return st.step(name, rating, chosen, bits(union), text, removes=removes)
+            if len(small) >= size and len(open_cells) > size:
+                for chosen, union in _locked(small, cand, size):
+                    removes = st.removals([i for i in open_cells if i not in chosen], union)
+                    if removes:
+                        text = (
+                            f"in {group.name}, {st.names(chosen)} hold only {st.values_text(union)}"
+                        )
+                        name = f"naked {SUBSET_NAMES[size]}"
+                        return st.step(name, rating, chosen, bits(union), text, removes=removes)
+            barren.add(key)
         return None
 
     return find
+
+
+def _locked(
+    items: Sequence[int], masks: Mapping[int, int] | Sequence[int], size: int
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """The ``size``-combinations of ``items`` (in ``combinations``' order) whose masks
+    together have exactly ``size`` bits, each with that union."""
+    for chosen in combinations(items, size):
+        union = 0
+        for k in chosen:
+            union |= masks[k]
+        if union.bit_count() == size:
+            yield chosen, union
 
 
 def hidden_subset(size: int, rating: float) -> Finder:
@@ -209,23 +231,27 @@ def hidden_subset(size: int, rating: float) -> Finder:
 
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
-        for group in st.s.full:
+        barren = st.barren(("hidden subset", size))
+        for k, (group, contents) in enumerate(zip(st.s.full, st.contents(True), strict=True)):
+            key = (k, contents(cand), contents(placed))
+            if key in barren:
+                continue
+            barren.add(key)  # taken back below if the group gives a step
             free = st.all & ~st.placed_mask(group)
             if free.bit_count() <= size:
                 continue
-            places: dict[int, list[int]] = {d: [] for d in bits(free)}
+            places = dict.fromkeys(bits(free), 0)  # digit -> its places (bit set)
             for i in group.cells:
                 if not placed[i]:
                     for d in bits(cand[i] & free):
-                        places[d].append(i)
-            few = [d for d, cells in places.items() if 2 <= len(cells) <= size]
-            for chosen in combinations(few, size):
-                cells = sorted(set().union(*(places[d] for d in chosen)))
-                if len(cells) != size:
-                    continue
+                        places[d] |= 1 << i
+            few = [d for d, cells in places.items() if 2 <= cells.bit_count() <= size]
+            for chosen, union in _locked(few, places, size):
+                cells = bits(union)
                 mask = sum(1 << d for d in chosen)
                 removes = st.removals(cells, st.all & ~mask)
                 if removes:
+                    barren.discard(key)
                     text = f"in {group.name}, {st.values_text(mask)} fit only in {st.names(cells)}"
                     name = f"hidden {SUBSET_NAMES[size]}"
                     return st.step(name, rating, cells, chosen, text, removes=removes)
@@ -240,27 +266,40 @@ def fish(size: int, rating: float) -> Finder:
 
     def find(st: State) -> Step | None:
         cells = st.s.cells
+        barren = st.barren(("fish", size))
+        digit_cells, placed_cells = st.digit_cells(), st.placed_cells()
         for base_role, cover_role, axis in (("row", "column", 1), ("column", "row", 0)):
-            bases = [g for g in st.s.full if g.role == base_role]
+            bases = [(g, st.s.masks[k]) for k, g in enumerate(st.s.full) if g.role == base_role]
             covers = {cells[g.cells[0]][axis]: g for g in st.s.full if g.role == cover_role}
             if len(bases) < 2 * size or not covers:
                 continue
+            covered = sum(1 << k for k in covers)
             for digit in range(len(st.s.values)):
-                lines = []
-                for group in bases:
-                    places = st.where(group, digit)
-                    if 2 <= len(places) <= size and not st.placed_mask(group) >> digit & 1:
-                        lines.append((group, places))
+                key = (axis, digit, digit_cells[digit], placed_cells[digit])
+                if key in barren:
+                    continue
+                barren.add(key)  # taken back below if the digit gives a step
+                lines = []  # (base, its places of digit, their covers as a bit set)
+                for group, mask in bases:
+                    places = digit_cells[digit] & mask
+                    if 2 <= places.bit_count() <= size and not placed_cells[digit] & mask:
+                        lines.append(
+                            (group, bits(places), sum(1 << cells[i][axis] for i in bits(places)))
+                        )
                 for chosen in combinations(lines, size):
-                    across = {cells[i][axis] for _, places in chosen for i in places}
-                    if len(across) != size or not across <= covers.keys():
+                    spread = 0
+                    for _, _, line in chosen:
+                        spread |= line
+                    if spread.bit_count() != size or spread & ~covered:
                         continue
-                    used = {i for _, places in chosen for i in places}
+                    across = {cells[i][axis] for _, places, _ in chosen for i in places}
+                    used = {i for _, places, _ in chosen for i in places}
                     rest = [i for k in across for i in covers[k].cells if i not in used]
                     removes = st.removals(rest, 1 << digit)
                     if removes:
+                        barren.discard(key)
                         text = (
-                            f"{st.value(digit)} in {', '.join(g.name for g, _ in chosen)} lies "
+                            f"{st.value(digit)} in {', '.join(g.name for g, _, _ in chosen)} lies "
                             f"only in {', '.join(covers[k].name for k in sorted(across))}"
                         )
                         return st.step(

@@ -20,6 +20,7 @@ Chains`` 8.0), plus its length bonus (:func:`length_bonus`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cp_sudoku.constraints.base import check_deadline
@@ -47,54 +48,78 @@ def length_bonus(nodes: int) -> float:
 
 
 class Links:
-    """The strong and weak links of a candidate grid, for one kind of chain."""
+    """The strong and weak links of a candidate grid, for one kind of chain
+    (:func:`links_of`).
 
-    def __init__(self, st: State, kind: str) -> None:
-        _, _, in_cells, in_groups, weak_cells = KINDS[kind]
+    ``strong``: candidate -> its strong partners (bit set); ``weak[k]``: candidate
+    ``k``'s weak partners (bit set; 0 when ``k`` is not a candidate); ``linked``: the
+    candidates with a strong link (bit set); ``present``: every candidate of an open cell.
+    """
+
+    def __init__(self, st: State, strong: dict[int, int], weak: list[int], present: int) -> None:
         self.st = st
-        n = self.n = len(st.cand)
-        self.weak_cells = weak_cells
-        self.peer_bits = _peer_bits(st)
-        self.digit_cells = [0] * len(st.s.values)
-        self.cell_cands = [0] * n
-        for i in st.open():
-            for d in bits(st.cand[i]):
-                self.digit_cells[d] |= 1 << i
-                self.cell_cands[i] |= 1 << (d * n + i)
-        self.strong: dict[int, int] = {}
-        if in_cells:
-            for i in st.open():
-                if st.cand[i].bit_count() == 2:
-                    a, b = bits(st.cand[i])
-                    self._link(a * n + i, b * n + i)
-        if in_groups:
-            for gbits in _group_bits(st):
-                for d in range(len(st.s.values)):
-                    places = gbits & self.digit_cells[d]
-                    if places.bit_count() == 2:
-                        a, b = bits(places)
-                        self._link(d * n + a, d * n + b)
-        self.present = sum(self.digit_cells[d] << (d * n) for d in range(len(st.s.values)))
-        self._weak: dict[int, int] = {}
-
-    def _link(self, a: int, b: int) -> None:
-        self.strong[a] = self.strong.get(a, 0) | 1 << b
-        self.strong[b] = self.strong.get(b, 0) | 1 << a
-
-    def weak(self, k: int) -> int:
-        """The candidates weakly linked to candidate ``k`` (computed once per links)."""
-        found = self._weak.get(k)
-        if found is None:
-            d, i = divmod(k, self.n)
-            found = (self.peer_bits[i] & self.digit_cells[d]) << (d * self.n)
-            if self.weak_cells:
-                found |= self.cell_cands[i] & ~(1 << k)
-            self._weak[k] = found
-        return found
+        self.n = len(st.cand)
+        self.strong = strong
+        self.weak = weak
+        self.present = present
+        self.linked = sum(1 << k for k in strong)
 
     def name(self, k: int) -> str:
         d, i = divmod(k, self.n)
         return f"{self.st.value(d)}{cell_name(self.st.s.cells[i])}"
+
+
+def links_of(st: State, kind: str) -> Links:
+    """The links of ``kind`` (``x``, ``xy``, ``aic``) in ``st``'s candidate grid, built
+    once per grid for every kind."""
+    cand, placed = tuple(st.cand), tuple(st.placed)
+    known = st.memo.get("links")
+    if known is None or known[0] != cand or known[1] != placed:
+        known = st.memo["links"] = (cand, placed, _kinds(st))
+    return known[2][kind]
+
+
+def _kinds(st: State) -> dict[str, Links]:
+    n, values, cand = len(st.cand), len(st.s.values), st.cand
+    digit_cells, peer_masks = st.digit_cells(), st.s.peer_masks
+    open_cells = st.open()
+    cell_cands = [0] * n
+    weak_digit = [0] * (n * values)  # weak links within one digit (group peers)
+    for i in open_cells:
+        for d in bits(cand[i]):
+            cell_cands[i] |= 1 << (d * n + i)
+            weak_digit[d * n + i] = (peer_masks[i] & digit_cells[d]) << (d * n)
+    weak_all = list(weak_digit)  # and within one cell
+    for i in open_cells:
+        for d in bits(cand[i]):
+            k = d * n + i
+            weak_all[k] |= cell_cands[i] & ~(1 << k)
+    in_cells: dict[int, int] = {}
+    for i in open_cells:
+        if cand[i].bit_count() == 2:
+            a, b = bits(cand[i])
+            _link(in_cells, a * n + i, b * n + i)
+    in_groups: dict[int, int] = {}
+    for gbits in st.s.masks:
+        for d in range(values):
+            places = gbits & digit_cells[d]
+            if places.bit_count() == 2:
+                a, b = bits(places)
+                _link(in_groups, d * n + a, d * n + b)
+    both = dict(in_cells)
+    for k, partners in in_groups.items():
+        both[k] = both.get(k, 0) | partners
+    present = sum(digit_cells[d] << (d * n) for d in range(values))
+    return {
+        "x": Links(st, in_groups, weak_digit, present),
+        "xy": Links(st, in_cells, weak_digit, present),
+        "aic": Links(st, both, weak_all, present),
+    }
+
+
+def _link(strong: dict[int, int], a: int, b: int) -> None:
+    strong[a] = strong.get(a, 0) | 1 << b
+    strong[b] = strong.get(b, 0) | 1 << a
 
 
 @dataclass(frozen=True)
@@ -103,28 +128,13 @@ class _Chain:
     targets: int  # candidates seeing both ends
 
 
-def _peer_bits(st: State) -> list[int]:
-    found = st.memo.get("peer_bits")
-    if found is None or len(found) != len(st.cand):
-        found = [sum(1 << p for p in peers) for peers in st.s.peers]
-        st.memo["peer_bits"] = found
-    return found
-
-
-def _group_bits(st: State) -> list[int]:
-    found = st.memo.get("group_bits")
-    if found is None:
-        found = st.memo["group_bits"] = [sum(1 << i for i in g.cells) for g in st.s.full]
-    return found
-
-
 def _shortest_from(links: Links, w: int, limit: int) -> _Chain | None:
     """The shortest chain ``W off -> ... -> Y on`` (at most ``limit`` nodes) whose ends
     both see some candidate (breadth first)."""
     seen_off, seen_on = 1 << w, 0
     parent: dict[tuple[int, bool], int] = {}
     frontier = [w]
-    w_weak = links.weak(w)
+    weak, w_weak = links.weak, links.weak[w]
     nodes = 1
     while frontier and nodes + 1 <= limit:
         reached = []
@@ -136,20 +146,62 @@ def _shortest_from(links: Links, w: int, limit: int) -> _Chain | None:
                 reached.append(v)
         nodes += 1
         for y in reached:
-            targets = w_weak & links.weak(y)
+            targets = w_weak & weak[y]
             if targets:
                 return _Chain(_path(parent, w, y), targets)
         frontier = []
         if nodes + 2 > limit:
             break
         for y in reached:
-            fresh = links.weak(y) & ~seen_off
+            fresh = weak[y] & ~seen_off
             seen_off |= fresh
             for v in bits(fresh):
                 parent[(v, False)] = y
                 frontier.append(v)
         nodes += 1
     return None
+
+
+def _shortest_length(links: Links, w: int, limit: int) -> int | None:
+    """The number of nodes of :func:`_shortest_from`'s chain, or None (the same
+    breadth-first search over bit sets, without the paths)."""
+    strong, weak, linked = links.strong, links.weak, links.linked
+    w_weak = weak[w]
+    seen_off, seen_on = 1 << w, 0
+    frontier = 1 << w
+    nodes = 1
+    while frontier and nodes + 1 <= limit:
+        reached = 0
+        for u in bits(frontier & linked):
+            reached |= strong[u]
+        reached &= ~seen_on
+        seen_on |= reached
+        nodes += 1
+        ends = bits(reached)
+        for y in ends:
+            if w_weak & weak[y]:
+                return nodes
+        if nodes + 2 > limit:
+            break
+        frontier = 0
+        for y in ends:
+            frontier |= weak[y]
+        frontier &= ~seen_off
+        seen_off |= frontier
+        nodes += 1
+    return None
+
+
+def _first_shortest(links: Links, starts: Iterable[int], limit: int) -> tuple[int, int] | None:
+    """``(nodes, w)`` of the first start ``w`` whose shortest chain is the shortest of
+    all (at most ``limit`` nodes), or None."""
+    best: tuple[int, int] | None = None
+    for w in starts:
+        check_deadline()
+        found = _shortest_length(links, w, best[0] - 1 if best else limit)
+        if found is not None:
+            best = (found, w)
+    return best
 
 
 def _path(parent: dict[tuple[int, bool], int], w: int, y: int) -> tuple[int, ...]:
@@ -167,30 +219,42 @@ def chain(kind: str, max_nodes: int = 20):
     technique, base, *_ = KINDS[kind]
 
     def find(st: State) -> Step | None:
-        links = Links(st, kind)
-        if not links.strong:
+        found = links_of(st, kind)
+        if not found.strong:
             return None
-        best: _Chain | None = None
-        for w in bits(links.present):
-            if w not in links.strong:
-                continue
-            check_deadline()
-            limit = len(best.nodes) - 1 if best else max_nodes
-            found = _shortest_from(links, w, limit)
-            if found is not None:
-                best = found
+        if kind == "x":
+            best = _x_shortest(st, found, max_nodes)
+        else:
+            best = _first_shortest(found, bits(found.present & found.linked), max_nodes)
         if best is None:
             return None
-        nodes = len(best.nodes) + 2  # with the target, at both ends
-        removes = _removes(st, links, best.targets)
-        text = f"{technique} {_notation(links, best.nodes)}: one end is true, so " + (
+        shortest = _shortest_from(found, best[1], best[0])
+        assert shortest is not None  # the same search as _shortest_length's
+        nodes = len(shortest.nodes) + 2  # with the target, at both ends
+        removes = _removes(st, found, shortest.targets)
+        text = f"{technique} {_notation(found, shortest.nodes)}: one end is true, so " + (
             "the candidates seeing both ends are false"
         )
-        cells = [k % links.n for k in best.nodes]
-        digits = sorted({k // links.n for k in best.nodes})
+        cells = [k % found.n for k in shortest.nodes]
+        digits = sorted({k // found.n for k in shortest.nodes})
         return st.step(technique, base + length_bonus(nodes), cells, digits, text, removes=removes)
 
     return find
+
+
+def _x_shortest(st: State, found: Links, limit: int) -> tuple[int, int] | None:
+    """:func:`_first_shortest` over every start, for X-chains: a digit's chains depend on
+    its places alone, so each digit's first shortest is kept per places (shared by copies)."""
+    known = st.shared.setdefault(("x-chain", limit), {})
+    n, best = found.n, None
+    for d, cells in enumerate(st.digit_cells()):
+        key = (d, cells)
+        if key not in known:
+            known[key] = _first_shortest(found, bits((cells << (d * n)) & found.linked), limit)
+        mine = known[key]
+        if mine is not None and (best is None or mine[0] < best[0]):
+            best = mine
+    return best
 
 
 def _removes(st: State, links: Links, targets: int) -> tuple:
@@ -208,36 +272,36 @@ def _notation(links: Links, nodes: tuple[int, ...]) -> str:
     return " ".join(parts)
 
 
-def _reach(links: Links, start: int) -> tuple[int, int, dict[int, int]]:
+def _reach(links: Links, start: int) -> tuple[int, int, list[int], list[int]]:
     """Everything ``start on`` implies: the candidates made true, those made false, and
-    each one's distance in nodes."""
+    per level those first made true (at 1, 3, 5 ... nodes) and false (2, 4, 6 ...)."""
+    weak, strong, linked = links.weak, links.strong, links.linked
     on, off = 1 << start, 0
-    dist = {start: 1}
-    frontier_on = [start]
-    nodes = 1
-    weak, strong = links.weak, links.strong
-    while frontier_on:
-        frontier_off = []
-        nodes += 1
-        for u in frontier_on:
-            fresh = weak(u) & ~off
-            if fresh:
-                off |= fresh
-                for v in bits(fresh):
-                    if -v - 1 not in dist:
-                        dist[-v - 1] = nodes
-                    frontier_off.append(v)
-        frontier_on = []
-        nodes += 1
-        for u in frontier_off:
-            fresh = strong.get(u, 0) & ~on
-            if fresh:
-                on |= fresh
-                for v in bits(fresh):
-                    if v not in dist:
-                        dist[v] = nodes
-                    frontier_on.append(v)
-    return on, off, dist
+    made_on, made_off = [on], []
+    frontier = [start]
+    while frontier:
+        fresh = 0
+        for u in frontier:
+            fresh |= weak[u]
+        fresh &= ~off
+        off |= fresh
+        made_off.append(fresh)
+        made = 0
+        for u in bits(fresh & linked):
+            made |= strong[u]
+        made &= ~on
+        on |= made
+        made_on.append(made)
+        frontier = bits(made)
+    return on, off, made_on, made_off
+
+
+def _nodes(levels: list[int], mask: int, first: int) -> int:
+    """The nodes to the nearest candidate of ``mask`` in ``levels`` (99 if none)."""
+    for j, level in enumerate(levels):
+        if level & mask:
+            return first + 2 * j
+    return 99
 
 
 def forcing_chains(st: State) -> Step | None:
@@ -245,36 +309,37 @@ def forcing_chains(st: State) -> Step | None:
     in a full group) implies, along static chains, the same conclusion, which is
     therefore true (Sudoku Explainer's ``Cell``/``Region Forcing Chains``, 8.0 + length).
     """
-    links = Links(st, "aic")
-    n = links.n
-    reach: dict[int, tuple[int, int, dict[int, int]]] = {}
+    found = links_of(st, "aic")
+    n = found.n
+    reach: dict[int, tuple[int, int, list[int], list[int]]] = {}
 
-    def branch(k: int) -> tuple[int, int, dict[int, int]]:
+    def branch(k: int) -> tuple[int, int, list[int], list[int]]:
         if k not in reach:
             check_deadline()
-            reach[k] = _reach(links, k)
+            reach[k] = _reach(found, k)
         return reach[k]
 
     options = [(where, [d * n + i for i, d in starts]) for where, starts in st.alternatives()]
     best: tuple[float, Step] | None = None
     for where, starts in options:
-        on, off = links.present, links.present
+        on, off = found.present, found.present
         for k in starts:
-            b_on, b_off, _ = branch(k)
+            b_on, b_off, _, _ = branch(k)
             on &= b_on
             off &= b_off
             if not (on | off):
                 break
-        on &= ~sum(1 << k for k in starts)
-        placed = [k for k in bits(on) if not st.placed[k % n]]
+        if on:
+            for k in starts:
+                on &= ~(1 << k)
+        placed = [k for k in bits(on) if not st.placed[k % n]] if on else []
         if not (off or placed):
             continue
         length = 0
+        placed_mask = sum(1 << t for t in placed)
         for k in starts:
-            _, _, dist = branch(k)
-            length += min(
-                [dist[t] for t in placed if t in dist] + [dist.get(-t - 1, 99) for t in bits(off)]
-            )
+            _, _, made_on, made_off = branch(k)
+            length += min(_nodes(made_on, placed_mask, 1), _nodes(made_off, off, 2))
         rating = 8.0 + length_bonus(length)
         if best is not None and rating >= best[0]:
             continue

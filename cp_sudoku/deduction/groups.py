@@ -50,7 +50,8 @@ class Structure:
     - ``rules``: the constraints that are not units (cages, relations, clues), reasoned
       about through the values they allow;
     - ``masks``: per full group, its cells as a bit set; ``crossings``: per full group,
-      the other full groups sharing at least two of its cells.
+      the other full groups sharing at least two of its cells;
+    - ``peer_masks``: per cell, its group peers as a bit set over cell indices.
     """
 
     cells: tuple[Cell, ...]
@@ -62,6 +63,7 @@ class Structure:
     rules: tuple[Constraint, ...]
     masks: tuple[int, ...] = ()
     crossings: tuple[tuple[int, ...], ...] = ()
+    peer_masks: tuple[int, ...] = ()
 
 
 _CACHE: dict[tuple[object, ...], Structure] = {}
@@ -115,6 +117,7 @@ def structure(puzzle: Puzzle) -> Structure:
         masks=masks,
         crossings=crossings,
         peers=tuple(checked(frozenset(m - {i})) for i, m in enumerate(members)),
+        peer_masks=tuple(checked(sum(1 << p for p in m - {i})) for i, m in enumerate(members)),
         houses=tuple(tuple(h) for h in houses),
         rules=tuple(c for c in puzzle.constraints if not isinstance(c, Unit)),
     )

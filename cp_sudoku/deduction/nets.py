@@ -38,8 +38,11 @@ def propagate(st: State, level: int) -> tuple[bool, int]:
     and the number of steps taken."""
     steps = 0
     cand, placed, peers = st.cand, st.placed, st.s.peers
-    full, every = st.s.full, st.all
+    groups, every = list(zip(st.s.full, st.s.masks, strict=True)), st.all
     queue = [i for i in range(len(cand)) if not placed[i] and not cand[i] & (cand[i] - 1)]
+    # cells whose candidates changed since the last look for hidden singles: a group
+    # none of them is in gives nothing new (-1: look everywhere)
+    dirty = -1
     while True:
         while queue:
             i = queue.pop()
@@ -56,11 +59,15 @@ def propagate(st: State, level: int) -> tuple[bool, int]:
                 if c & m:
                     c &= keep
                     cand[p] = c
+                    dirty |= 1 << p
                     if not c:
                         return False, steps
                     if not c & (c - 1) and not placed[p]:
                         queue.append(p)
-        for group in full:
+        changed, dirty = dirty, 0
+        for group, mask in groups:
+            if not changed & mask:
+                continue
             once = twice = 0
             for i in group.cells:
                 m = cand[i]
@@ -77,8 +84,11 @@ def propagate(st: State, level: int) -> tuple[bool, int]:
                     if hit & (hit - 1):
                         return False, steps  # two values need this one cell
                     cand[i] = hit
+                    changed |= 1 << i
+                    dirty |= 1 << i
                     queue.append(i)
         if not queue and level >= 2:
+            dirty = -1
             for find in _LEVEL2:
                 step = find(st)
                 if step is not None:
@@ -87,6 +97,7 @@ def propagate(st: State, level: int) -> tuple[bool, int]:
                     queue = [i for i in st.open() if not cand[i] & (cand[i] - 1)]
                     break
         if not queue and level >= 3:
+            dirty = -1
             # inside the branch: every candidate whose level-1 net fails is removed
             for i in st.open():
                 for d in bits(cand[i]):
@@ -138,9 +149,14 @@ def net(level: int) -> Callable[[State], Step | None]:
             digits = sorted({d for _, d in chosen})
             return st.step(technique, rating, cells, digits, text, removes=removes)
         best: tuple[float, Step] | None = None
+        cand = st.cand
         for where, starts in st.alternatives():
             states = [outcomes[start] for start in starts]
-            common = [(i, *_common(st, [s.cand[i] for s, _, _ in states], i)) for i in st.open()]
+            union = states[0][0].cand
+            for trial, _, _ in states[1:]:
+                union = [a | b for a, b in zip(union, trial.cand, strict=True)]
+            # what every branch says of each open cell it changes
+            common = [_common(cand[i], union[i], i) for i in st.open() if union[i] != cand[i]]
             removes = tuple(
                 (st.s.cells[i], st.s.values[d]) for i, _, gone in common for d in bits(gone)
             )
@@ -160,14 +176,12 @@ def net(level: int) -> Callable[[State], Step | None]:
     return find
 
 
-def _common(st: State, masks: list[int], i: int) -> tuple[int | None, int]:
-    """What every branch says of cell ``i``: the digit placed in all (or None), and the
-    candidates removed in all."""
-    union = 0
-    for m in masks:
-        union |= m
-    gone = st.cand[i] & ~union
+def _common(before: int, union: int, i: int) -> tuple[int, int | None, int]:
+    """What every branch says of cell ``i`` (``before`` its candidates, ``union`` all the
+    branches' together): ``i``, the digit placed in all (or None), and the candidates
+    removed in all."""
+    gone = before & ~union
     placed = None
-    if union.bit_count() == 1 and st.cand[i] != union:
+    if union.bit_count() == 1 and before != union:
         placed = union.bit_length() - 1
-    return placed, gone
+    return i, placed, gone

@@ -7,8 +7,9 @@ they found as a :class:`Step` in the puzzle's own terms (cells, values).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from cp_sudoku.deduction.groups import Group, Structure
@@ -65,9 +66,10 @@ def bits(mask: int) -> Sequence[int]:
 def _positions(mask: int) -> list[int]:
     found = []
     while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
+        high = mask.bit_length() - 1
+        found.append(high)
+        mask ^= 1 << high
+    found.reverse()
     return found
 
 
@@ -75,7 +77,14 @@ class State:
     """The candidate grid: ``cand[i]`` is cell ``i``'s mask; ``placed[i]`` whether its
     value is settled (and removed from its peers)."""
 
-    def __init__(self, puzzle: Puzzle, s: Structure, cand: list[int], placed: list[bool]) -> None:
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        s: Structure,
+        cand: list[int],
+        placed: list[bool],
+        shared: dict[Any, Any] | None = None,
+    ) -> None:
         self.puzzle = puzzle
         self.s = s
         self.cand = cand
@@ -83,6 +92,9 @@ class State:
         self.all = (1 << len(s.values)) - 1
         #: what a technique remembers between calls (cleared by a copy)
         self.memo: dict[str, Any] = {}
+        #: what holds in every state of this puzzle, so copies share it: facts keyed by
+        #: the candidates they depend on (:meth:`barren`), readers of the structure
+        self.shared: dict[Any, Any] = {} if shared is None else shared
 
     @classmethod
     def start(cls, puzzle: Puzzle, s: Structure) -> State:
@@ -95,7 +107,7 @@ class State:
         return state
 
     def copy(self) -> State:
-        return State(self.puzzle, self.s, list(self.cand), list(self.placed))
+        return State(self.puzzle, self.s, list(self.cand), list(self.placed), self.shared)
 
     def place(self, i: int, digit: int) -> None:
         bit = 1 << digit
@@ -127,17 +139,49 @@ class State:
                     found.append((f"{self.value(d)} in {group.name}", [(i, d) for i in places]))
         return found
 
-    def digit_cells(self) -> list[int]:
+    def digit_cells(self) -> tuple[int, ...]:
         """Per digit, the open cells that may take it, as a bit set over cell indices."""
+        return self._digit_sets()[0]
+
+    def placed_cells(self) -> tuple[int, ...]:
+        """Per digit, the cells where it is placed, as a bit set over cell indices."""
+        return self._digit_sets()[1]
+
+    def _digit_sets(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(digit_cells, placed_cells), computed once per candidate grid."""
+        cand, placed = tuple(self.cand), tuple(self.placed)
+        known = self.memo.get("digit_sets")
+        if known is not None and known[0] == cand and known[1] == placed:
+            return known[2]
         found = [0] * len(self.s.values)
-        cand, placed = self.cand, self.placed
+        done = [0] * len(self.s.values)
         for i in range(len(cand)):
-            if not placed[i]:
-                m = cand[i]
-                while m:
-                    low = m & -m
-                    found[low.bit_length() - 1] |= 1 << i
-                    m ^= low
+            for d in bits(cand[i]):
+                if placed[i]:
+                    done[d] |= 1 << i
+                else:
+                    found[d] |= 1 << i
+        result = tuple(found), tuple(done)
+        self.memo["digit_sets"] = (cand, placed, result)
+        return result
+
+    def barren(self, finder: object) -> set[Any]:
+        """The keys a finder recorded as giving no step: each key holds the candidates
+        that part of its search reads, so the record is true in every state."""
+        found = self.shared.get(finder)
+        if found is None:
+            found = self.shared[finder] = set()
+        return found
+
+    def contents(self, full: bool) -> list[Callable[[Sequence[Any]], Any]]:
+        """Per group (per full group if ``full``): a function giving, from ``cand`` or
+        ``placed``, the entries of that group's cells as a tuple (the first cell once
+        more, so that a one-cell group gives a tuple too)."""
+        key = ("contents", full)
+        found = self.shared.get(key)
+        if found is None:
+            groups = self.s.full if full else self.s.groups
+            found = self.shared[key] = [itemgetter(*g.cells, g.cells[0]) for g in groups]
         return found
 
     def open(self) -> list[int]:

@@ -92,7 +92,7 @@ def with_extras(base: Puzzle, extras: Iterable[str]) -> Puzzle:
     Raises:
         PuzzleError: an unknown extra; windows on a grid without square boxes.
     """
-    named = extras_of(extras)
+    named = extras_of(extras) if extras != () else ()  # () (the usual): nothing to look up
     if not named:
         return base
     n = base.rows

@@ -151,7 +151,8 @@ def square_puzzle(n: int, kind: str, values: Sequence[int] = (), **fields: Any) 
     """An n x n ``Puzzle`` of ``kind``: every cell, values 1..n, givens from the flat
     ``values`` (0 blank), rows and columns as units unless ``constraints`` is given;
     other ``Puzzle`` fields as keywords."""
-    fields.setdefault("constraints", sudoku_units(n, None))
+    if "constraints" not in fields:
+        fields["constraints"] = sudoku_units(n, None)
     return Puzzle(
         rows=n,
         cols=n,
