@@ -282,6 +282,7 @@ class Constraint:
             OutOfTime: past the deadline of :func:`compile_deadline`.
         """
         self._check_width()
+        check_deadline()  # before each table, however small: a rule may make thousands
         size = len(self.cells)
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
@@ -301,6 +302,9 @@ class Constraint:
         steps = [0]
 
         def extend(pos: int) -> None:
+            steps[0] += 1  # leaves too: a 4-cell table of 16 values has 65,536 of them
+            if steps[0] % 4096 == 0:
+                check_deadline()
             if pos == size:
                 if self.holds(chosen):
                     found.append(tuple(chosen))
@@ -310,9 +314,6 @@ class Constraint:
                             + (f" (each of the {size}! orders of a tuple is one)" * orders)
                         )
                 return
-            steps[0] += 1
-            if steps[0] % 4096 == 0:
-                check_deadline()
             for value in domains[pos]:
                 if any(chosen[i] == value for i in before[pos]):
                     continue
