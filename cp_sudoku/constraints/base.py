@@ -108,6 +108,17 @@ def check_deadline() -> None:
         raise OutOfTime("compiling passed the time limit")
 
 
+_Item = TypeVar("_Item")
+
+
+def checked(item: _Item) -> _Item:
+    """``item``, once :func:`check_deadline` has passed: for the per-cell steps of a
+    compile, as in ``[checked(sorted(p)) for p in peers]`` (10,000 cells of a 100 x 100
+    grid, each a fraction of a millisecond, seconds in all)."""
+    check_deadline()
+    return item
+
+
 @dataclass(frozen=True)
 class Mark:
     """One thing to draw, as data: the terminal drawing and the page render marks
