@@ -172,20 +172,23 @@ def _shortest_length(links: Links, w: int, limit: int) -> int | None:
     nodes = 1
     while frontier and nodes + 1 <= limit:
         reached = 0
-        for u in bits(frontier & linked):
+        rest = frontier & linked
+        while rest:  # the bits of rest, highest first
+            u = rest.bit_length() - 1
             reached |= strong[u]
+            rest ^= 1 << u
         reached &= ~seen_on
         seen_on |= reached
         nodes += 1
-        ends = bits(reached)
-        for y in ends:
+        frontier = 0
+        while reached:
+            y = reached.bit_length() - 1
             if w_weak & weak[y]:
                 return nodes
+            frontier |= weak[y]
+            reached ^= 1 << y
         if nodes + 2 > limit:
             break
-        frontier = 0
-        for y in ends:
-            frontier |= weak[y]
         frontier &= ~seen_off
         seen_off |= frontier
         nodes += 1
@@ -278,21 +281,24 @@ def _reach(links: Links, start: int) -> tuple[int, int, list[int], list[int]]:
     weak, strong, linked = links.weak, links.strong, links.linked
     on, off = 1 << start, 0
     made_on, made_off = [on], []
-    frontier = [start]
-    while frontier:
+    made = on
+    while made:
         fresh = 0
-        for u in frontier:
+        while made:  # the bits of made, highest first
+            u = made.bit_length() - 1
             fresh |= weak[u]
+            made ^= 1 << u
         fresh &= ~off
         off |= fresh
         made_off.append(fresh)
-        made = 0
-        for u in bits(fresh & linked):
+        rest = fresh & linked
+        while rest:
+            u = rest.bit_length() - 1
             made |= strong[u]
+            rest ^= 1 << u
         made &= ~on
         on |= made
         made_on.append(made)
-        frontier = bits(made)
     return on, off, made_on, made_off
 
 
