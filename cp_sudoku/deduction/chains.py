@@ -351,8 +351,9 @@ def forcing_chains(st: State) -> Step | None:
             continue
         removes = tuple(sorted((st.s.cells[k % n], st.s.values[k // n]) for k in bits(off)))
         places = [(k % n, k // n) for k in placed]
-        text = f"forcing chains from every option of {where}: each leads to the same " + (
-            "placement" if places else "eliminations"
+        text = (
+            f"forcing chains from every option of {st.option_name(where)}: each leads to the "
+            f"same {'placement' if places else 'eliminations'}"
         )
         step = st.step(
             "forcing chains",

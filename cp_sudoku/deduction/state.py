@@ -73,6 +73,10 @@ def _positions(mask: int) -> list[int]:
     return found
 
 
+#: What a set of alternatives is: a cell (index), or a digit in a full group.
+Option = int | tuple[int, Group]
+
+
 class State:
     """The candidate grid: ``cand[i]`` is cell ``i``'s mask; ``placed[i]`` whether its
     value is settled (and removed from its peers)."""
@@ -124,20 +128,36 @@ class State:
         for cell, value in step.places:
             self.place(index[cell], value - first)
 
-    def alternatives(self) -> list[tuple[str, list[tuple[int, int]]]]:
-        """The sets of ``(cell, digit)`` options of which one must hold, each with its
-        name: every open cell's candidates (``r1c2``), every value's places in a full group
-        (``5 in row 3``); the branches of forcing chains and nets."""
-        found = []
+    def alternatives(self) -> list[tuple[Option, list[tuple[int, int]]]]:
+        """The sets of ``(cell, digit)`` options of which one must hold, each with what it
+        is (:meth:`option_name` says it in words): every open cell's candidates (the
+        cell), every value's places in a full group (digit and group); the branches of
+        forcing chains and nets."""
+        found: list[tuple[Option, list[tuple[int, int]]]] = []
+        cand, placed = self.cand, self.placed
         for i in self.open():
-            if self.cand[i].bit_count() >= 2:
-                found.append((cell_name(self.s.cells[i]), [(i, d) for d in bits(self.cand[i])]))
+            if cand[i].bit_count() >= 2:
+                found.append((i, [(i, d) for d in bits(cand[i])]))
         for group in self.s.full:
-            for d in bits(self.all & ~self.placed_mask(group)):
-                places = self.where(group, d)
-                if len(places) >= 2:
-                    found.append((f"{self.value(d)} in {group.name}", [(i, d) for i in places]))
+            places: dict[int, list[tuple[int, int]]] = {
+                d: [] for d in bits(self.all & ~self.placed_mask(group))
+            }
+            for i in group.cells:
+                if not placed[i]:
+                    for d in bits(cand[i]):
+                        if d in places:
+                            places[d].append((i, d))
+            for d, options in places.items():
+                if len(options) >= 2:
+                    found.append(((d, group), options))
         return found
+
+    def option_name(self, option: Option) -> str:
+        """``r1c2`` for a cell's candidates, ``5 in row 3`` for a value's places."""
+        if isinstance(option, int):
+            return cell_name(self.s.cells[option])
+        digit, group = option
+        return f"{self.value(digit)} in {group.name}"
 
     def digit_cells(self) -> tuple[int, ...]:
         """Per digit, the open cells that may take it, as a bit set over cell indices."""
