@@ -83,21 +83,20 @@ def _kinds(st: State) -> dict[str, Links]:
     n, values, cand = len(st.cand), len(st.s.values), st.cand
     digit_cells, peer_masks = st.digit_cells(), st.s.peer_masks
     open_cells = st.open()
-    cell_cands = [0] * n
     weak_digit = [0] * (n * values)  # weak links within one digit (group peers)
-    for i in open_cells:
-        for d in bits(cand[i]):
-            cell_cands[i] |= 1 << (d * n + i)
-            weak_digit[d * n + i] = (peer_masks[i] & digit_cells[d]) << (d * n)
-    weak_all = list(weak_digit)  # and within one cell
-    for i in open_cells:
-        for d in bits(cand[i]):
-            k = d * n + i
-            weak_all[k] |= cell_cands[i] & ~(1 << k)
+    weak_all = [0] * (n * values)  # and within one cell
     in_cells: dict[int, int] = {}
     for i in open_cells:
-        if cand[i].bit_count() == 2:
-            a, b = bits(cand[i])
+        digits = bits(cand[i])
+        in_cell = 0
+        for d in digits:
+            in_cell |= 1 << (d * n + i)
+        for d in digits:
+            k = d * n + i
+            weak_digit[k] = found = (peer_masks[i] & digit_cells[d]) << (d * n)
+            weak_all[k] = found | in_cell ^ (1 << k)
+        if len(digits) == 2:
+            a, b = digits
             _link(in_cells, a * n + i, b * n + i)
     in_groups: dict[int, int] = {}
     for gbits in st.s.masks:

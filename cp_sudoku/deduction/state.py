@@ -175,12 +175,10 @@ class State:
             return known[2]
         found = [0] * len(self.s.values)
         done = [0] * len(self.s.values)
-        for i in range(len(cand)):
-            for d in bits(cand[i]):
-                if placed[i]:
-                    done[d] |= 1 << i
-                else:
-                    found[d] |= 1 << i
+        for i, m in enumerate(cand):
+            into, cell = done if placed[i] else found, 1 << i
+            for d in _SMALL_BITS.get(m) or bits(m):
+                into[d] |= cell
         result = tuple(found), tuple(done)
         self.memo["digit_sets"] = (cand, placed, result)
         return result
