@@ -161,49 +161,45 @@ def _shortest_from(links: Links, w: int, limit: int) -> _Chain | None:
     return None
 
 
-def _shortest_length(links: Links, w: int, limit: int) -> int | None:
-    """The number of nodes of :func:`_shortest_from`'s chain, or None (the same
-    breadth-first search over bit sets, without the paths)."""
+def _first_shortest(links: Links, starts: Iterable[int], limit: int) -> tuple[int, int] | None:
+    """``(nodes, w)`` of the first start ``w`` whose shortest chain (:func:`_shortest_from`)
+    is the shortest of all (at most ``limit`` nodes), or None.
+
+    The same breadth-first searches over bit sets, without the paths, one per start and
+    advanced a level at a time together: the first start to reach a chain at the lowest
+    level is the answer, and no search goes deeper than that level."""
     strong, weak, linked = links.strong, links.weak, links.linked
-    w_weak = weak[w]
-    seen_off, seen_on = 1 << w, 0
-    frontier = 1 << w
+    # per start: w, the candidates it sees, those reached off, those reached on, frontier
+    searches = [(w, weak[w], 1 << w, 0, 1 << w) for w in starts]
     nodes = 1
-    while frontier and nodes + 1 <= limit:
-        reached = 0
-        rest = frontier & linked
-        while rest:  # the bits of rest, highest first
-            u = rest.bit_length() - 1
-            reached |= strong[u]
-            rest ^= 1 << u
-        reached &= ~seen_on
-        seen_on |= reached
+    while searches and nodes + 1 <= limit:
+        check_deadline()
         nodes += 1
-        frontier = 0
-        while reached:
-            y = reached.bit_length() - 1
-            if w_weak & weak[y]:
-                return nodes
-            frontier |= weak[y]
-            reached ^= 1 << y
+        going = []
+        for w, w_weak, seen_off, seen_on, frontier in searches:
+            reached = 0
+            rest = frontier & linked
+            while rest:  # the bits of rest, highest first
+                u = rest.bit_length() - 1
+                reached |= strong[u]
+                rest ^= 1 << u
+            reached &= ~seen_on
+            seen_on |= reached
+            frontier = 0
+            while reached:
+                y = reached.bit_length() - 1
+                if w_weak & weak[y]:
+                    return nodes, w
+                frontier |= weak[y]
+                reached ^= 1 << y
+            frontier &= ~seen_off
+            if frontier:
+                going.append((w, w_weak, seen_off | frontier, seen_on, frontier))
         if nodes + 2 > limit:
             break
-        frontier &= ~seen_off
-        seen_off |= frontier
+        searches = going
         nodes += 1
     return None
-
-
-def _first_shortest(links: Links, starts: Iterable[int], limit: int) -> tuple[int, int] | None:
-    """``(nodes, w)`` of the first start ``w`` whose shortest chain is the shortest of
-    all (at most ``limit`` nodes), or None."""
-    best: tuple[int, int] | None = None
-    for w in starts:
-        check_deadline()
-        found = _shortest_length(links, w, best[0] - 1 if best else limit)
-        if found is not None:
-            best = (found, w)
-    return best
 
 
 def _path(parent: dict[tuple[int, bool], int], w: int, y: int) -> tuple[int, ...]:
@@ -231,7 +227,7 @@ def chain(kind: str, max_nodes: int = 20):
         if best is None:
             return None
         shortest = _shortest_from(found, best[1], best[0])
-        assert shortest is not None  # the same search as _shortest_length's
+        assert shortest is not None  # the same search as _first_shortest's
         nodes = len(shortest.nodes) + 2  # with the target, at both ends
         removes = _removes(st, found, shortest.targets)
         text = f"{technique} {_notation(found, shortest.nodes)}: one end is true, so " + (
