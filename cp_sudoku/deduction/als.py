@@ -32,11 +32,9 @@ class _Als:
 def _sets(st: State) -> list[_Als]:
     """Every ALS, each once (with the first group holding it); a group's are found once
     per content of its cells."""
-    cand, placed = st.cand, st.placed
     known = st.shared.setdefault("als", {})
     found: dict[int, _Als] = {}
-    for k, (group, contents) in enumerate(zip(st.s.groups, st.contents(False), strict=True)):
-        key = (k, contents(cand), contents(placed))
+    for group, key in zip(st.s.groups, st.group_ids(False), strict=True):
         sets = known.get(key)
         if sets is None:
             sets = known[key] = _group_sets(st, group)

@@ -191,8 +191,7 @@ def naked_subset(size: int, rating: float) -> Finder:
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
         barren = st.barren(("naked subset", size))
-        for k, (group, contents) in enumerate(zip(st.s.groups, st.contents(False), strict=True)):
-            key = (k, contents(cand), contents(placed))
+        for group, key in zip(st.s.groups, st.group_ids(False), strict=True):
             if key in barren:
                 continue
             open_cells = [i for i in group.cells if not placed[i]]
@@ -232,8 +231,7 @@ def hidden_subset(size: int, rating: float) -> Finder:
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
         barren = st.barren(("hidden subset", size))
-        for k, (group, contents) in enumerate(zip(st.s.full, st.contents(True), strict=True)):
-            key = (k, contents(cand), contents(placed))
+        for group, key in zip(st.s.full, st.group_ids(True), strict=True):
             if key in barren:
                 continue
             barren.add(key)  # taken back below if the group gives a step

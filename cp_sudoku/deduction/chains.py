@@ -72,11 +72,7 @@ class Links:
 def links_of(st: State, kind: str) -> Links:
     """The links of ``kind`` (``x``, ``xy``, ``aic``) in ``st``'s candidate grid, built
     once per grid for every kind."""
-    cand, placed = tuple(st.cand), tuple(st.placed)
-    known = st.memo.get("links")
-    if known is None or known[0] != cand or known[1] != placed:
-        known = st.memo["links"] = (cand, placed, _kinds(st))
-    return known[2][kind]
+    return st.per_grid("links", lambda: _kinds(st))[kind]
 
 
 def _kinds(st: State) -> dict[str, Links]:

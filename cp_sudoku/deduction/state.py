@@ -169,37 +169,59 @@ class State:
 
     def _digit_sets(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(digit_cells, placed_cells), computed once per candidate grid."""
-        cand, placed = tuple(self.cand), tuple(self.placed)
-        known = self.memo.get("digit_sets")
-        if known is not None and known[0] == cand and known[1] == placed:
-            return known[2]
+        return self.per_grid("digit sets", self._count_digits)
+
+    def _count_digits(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         found = [0] * len(self.s.values)
         done = [0] * len(self.s.values)
-        for i, m in enumerate(cand):
+        placed = self.placed
+        for i, m in enumerate(self.cand):
             into, cell = done if placed[i] else found, 1 << i
             for d in _SMALL_BITS.get(m) or bits(m):
                 into[d] |= cell
-        result = tuple(found), tuple(done)
-        self.memo["digit_sets"] = (cand, placed, result)
-        return result
+        return tuple(found), tuple(done)
+
+    def per_grid(self, name: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per candidate grid (kept in :attr:`memo` under ``name``)."""
+        cand, placed = tuple(self.cand), tuple(self.placed)
+        known = self.memo.get(name)
+        if known is not None and known[0] == cand and known[1] == placed:
+            return known[2]
+        value = compute()
+        self.memo[name] = (cand, placed, value)
+        return value
 
     def barren(self, finder: object) -> set[Any]:
-        """The keys a finder recorded as giving no step: each key holds the candidates
-        that part of its search reads, so the record is true in every state."""
+        """The keys a finder recorded as giving no step: each key stands for the
+        candidates that part of its search reads (a :meth:`group_ids` id, say), so the
+        record is true in every state."""
         found = self.shared.get(finder)
         if found is None:
             found = self.shared[finder] = set()
         return found
 
-    def contents(self, full: bool) -> list[Callable[[Sequence[Any]], Any]]:
-        """Per group (per full group if ``full``): a function giving, from ``cand`` or
-        ``placed``, the entries of that group's cells as a tuple (the first cell once
-        more, so that a one-cell group gives a tuple too)."""
-        key = ("contents", full)
-        found = self.shared.get(key)
-        if found is None:
+    def group_ids(self, full: bool) -> list[int]:
+        """Per group (per full group if ``full``): a number for its content (its cells'
+        candidates and whether each is placed), the same in every state of this puzzle
+        for the same group and content, and different for another group or content."""
+        return self.per_grid(f"group ids {full}", lambda: self._name_groups(full))
+
+    def _name_groups(self, full: bool) -> list[int]:
+        key = ("group contents", full)
+        known = self.shared.get(key)
+        if known is None:
             groups = self.s.full if full else self.s.groups
-            found = self.shared[key] = [itemgetter(*g.cells, g.cells[0]) for g in groups]
+            # the first cell once more, so that a one-cell group gives a tuple too
+            known = self.shared[key] = ([itemgetter(*g.cells, g.cells[0]) for g in groups], {})
+        getters, ids = known
+        cand, placed = self.cand, self.placed
+        found = []
+        for k, contents in enumerate(getters):
+            content = (k, contents(cand), contents(placed))
+            number = ids.get(content)
+            if number is None:
+                number = ids[content] = len(ids)
+            found.append(number)
         return found
 
     def open(self) -> list[int]:
