@@ -63,3 +63,15 @@ def run_cli(*args: str, timeout: float = 300) -> tuple[int, str]:
     process = cli(*args)
     _, err = process.communicate(timeout=timeout)
     return process.returncode, err
+
+
+def run_here(*args: str) -> tuple[int, str]:
+    """Run ``cp-sudoku ARGS`` in this process (click's CliRunner): exit code and stderr.
+    For runs with ``--jobs 1`` whose subject is not the process (a reference table, a
+    refusal): a subprocess costs about 1 s of CPU, nearly all imports."""
+    from click.testing import CliRunner
+
+    from cp_sudoku.cli import main
+
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stderr

@@ -173,14 +173,18 @@ def _check_jsonl(stopped: Stopped) -> None:
 
 
 def test_check_stops_at_once_with_whole_lines_in_order(many: Path) -> None:
-    stopped = interrupt(["check", str(many), "--json", "--jobs", "2"], random.uniform(3, 6))
+    # once the input is open the run is past Python's start-up: a second or so later it is
+    # checking (the slow run's random moments cover the whole span, start-up included)
+    stopped = interrupt(
+        ["check", str(many), "--json", "--jobs", "2"], random.uniform(0.5, 2.0), opened=many
+    )
     assert stopped.code == 130, stopped.stderr
     assert_stopped_cleanly(stopped)
     _check_jsonl(stopped)
 
 
 def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(many: Path) -> None:
-    stopped = interrupt(["check", str(many), "--json", "--jobs", "2"], 5.0, again=0.05)
+    stopped = interrupt(["check", str(many), "--json", "--jobs", "2"], 1.0, again=0.05, opened=many)
     assert stopped.code == 130, stopped.stderr
     assert_stopped_cleanly(stopped)
     _check_jsonl(stopped)
@@ -207,7 +211,7 @@ def test_check_signal_to_the_main_process_alone_ends_the_workers(many: Path) -> 
 
 def test_count_interrupted_claims_no_limit() -> None:
     """A long count in CP-SAT (a C solver) stops at once; no limit is claimed."""
-    stopped = interrupt(["count", EMPTY_9X9, "--limit", "1000000", "--backend", "cpsat"], 4.0)
+    stopped = interrupt(["count", EMPTY_9X9, "--limit", "1000000", "--backend", "cpsat"], 2.0)
     assert_stopped_cleanly(stopped)
     assert stopped.code == 130
     assert stopped.stdout == "" and "limit" not in stopped.stderr

@@ -137,7 +137,7 @@ def test_every_listed_solver_builds_and_honours_a_time_limit() -> None:
     empty = sudoku([0] * 81)
     for name in solver_names():
         start = time.perf_counter()
-        result = SatBackend(solver=name).solve(empty, limit=10**6, time_limit=0.3)
+        result = SatBackend(solver=name).solve(empty, limit=10**6, time_limit=0.1)
         assert result.status in ("multiple", "unknown"), name  # never a wrong proof
         assert not result.complete and result.stopped == "time limit", name
         assert time.perf_counter() - start < 30, name  # a generous bound that catches a hang

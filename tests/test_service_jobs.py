@@ -167,7 +167,7 @@ def test_past_the_queued_jobs_limit_is_503(client: TestClient, data: Path) -> No
 
 
 def test_sigkill_mid_job_then_restart_loses_and_repeats_nothing(tmp_path: Path, data: Path) -> None:
-    text = royle(1000)
+    text = royle(500)  # killed after the first 100: 400 or so still to run
     db = tmp_path / "jobs.sqlite3"
     with served(db, 1) as (url, process), httpx.Client(base_url=url, timeout=60) as http:
         job_id = start(http, text, backends="sat")
@@ -187,8 +187,8 @@ def test_sigkill_mid_job_then_restart_loses_and_repeats_nothing(tmp_path: Path, 
         final = wait_job(http, job_id)
         got = results(http, job_id)
     assert final["state"] == "done"
-    assert final["done"] == len(got) == 1000
-    assert [r["line"] for r in got] == list(range(1, 1001))  # no gap, no repeat
+    assert final["done"] == len(got) == 500
+    assert [r["line"] for r in got] == list(range(1, 501))  # no gap, no repeat
     expected = cli_records(text, "--backend", "sat")
     assert [r["solution"] for r in got] == [r["solution"] for r in expected]
     assert {r["status"] for r in got} == {"unique"}

@@ -188,7 +188,7 @@ def test_every_forum_hardest_puzzle_proves_and_verifies(data: Path, tmp_path: Pa
 @pytest.mark.parametrize(
     "budget",
     [
-        1.0,  # the explain budget cut to 1 s: the timeout path without twice 10 s of CPU
+        0.5,  # the explain budget cut to 0.5 s: the timeout path without twice 10 s of CPU
         pytest.param(None, id="documented-budget", marks=pytest.mark.slow),
     ],
 )

@@ -39,7 +39,7 @@ from cp_sudoku.backends.base import check_limits
 from cp_sudoku.constraints.base import OutOfTime, check_deadline, compile_deadline, remaining_time
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.generate.dig import Givens, add_until_unique, dig
-from cp_sudoku.generate.grading import Target, grade_within
+from cp_sudoku.generate.grading import Target, check_reachable, grade_within
 from cp_sudoku.generate.oracle import Oracle
 from cp_sudoku.generate.rules import Draft, Maker, Rules
 from cp_sudoku.generate.symmetry import check_symmetry, orbits
@@ -89,9 +89,12 @@ class Request(Rules):
 
         Raises:
             UsageError: options the kind does not take, a symmetry its shape
-                cannot have, or a grade for a kind without givens to dig.
+                cannot have, a grade for a kind without givens to dig, or a grade
+                no puzzle of these rules reaches (:func:`~cp_sudoku.generate.grading.
+                check_reachable`).
         """
         made = Maker(**vars(self.rules()))
+        check_reachable(self)
         if self.symmetry != "none" and not made.has_givens:
             raise UsageError(f"a {self.kind} has no givens: its symmetry can only be none")
         check_symmetry(made.shape, self.symmetry)
