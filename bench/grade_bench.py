@@ -18,12 +18,18 @@ rating, a pure-Python port) on the first N puzzles of each set in the same proce
 ``versus-se`` grades each puzzle of a ratings file written by ``bench/serate.py`` (each
 puzzle once: its SE rating, else its timeout at the longest limit) and prints
 Spearman's rank correlation between our rating and SE's (puzzles SE timed out on are left
-out, and counted), and the share landing in the same band (SE's rating put in our bands).
+out, and counted), the share landing in the same band (SE's rating put in our bands), and
+SE's bands against ours.  Where serate timed out, SE's band is still known when a lower
+bound of its rating is in the top band: a published floor of the set (``--floor``; by default
+forum-hardest-1905-11plus, rated 11 or more by its source) or the hardest step serate had
+taken before the limit.  Those puzzles get our full time limit and their bands are compared
+apart.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import statistics
 import time
 from collections import Counter
@@ -33,6 +39,7 @@ import click
 from serate import outcomes  # bench/serate.py, beside this script
 
 from cp_sudoku.deduction import band_of, grade
+from cp_sudoku.deduction.grade import BANDS, UNSOLVED
 from cp_sudoku.io import parse_line
 
 DATA = Path(
@@ -107,6 +114,12 @@ def _hodoku(lines: list[str], ours: list[float]) -> None:
     )
 
 
+#: Sets whose every puzzle has a published SE rating of at least this: tdoku's benchmark data
+#: (github:t-dillon/tdoku, README: "very difficult puzzles with Sudoku Explainer ratings of 11
+#: or higher"), as the shared data's README says of forum-hardest-1905-11plus.
+FLOORS = ("forum-hardest-1905-11plus=11.0",)
+
+
 @main.command("versus-se")
 @click.argument("ratings", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
@@ -117,49 +130,110 @@ def _hodoku(lines: list[str], ours: list[float]) -> None:
     show_default=True,
     help="CPU seconds per puzzle SE timed out on",
 )
-def versus_se(ratings: Path, out: Path, time_limit: float, censored_time_limit: float) -> None:
+@click.option(
+    "--floor",
+    multiple=True,
+    default=FLOORS,
+    show_default=True,
+    help="SET=ER: every puzzle of SET has a published SE rating of at least ER",
+)
+def versus_se(
+    ratings: Path,
+    out: Path,
+    time_limit: float,
+    censored_time_limit: float,
+    floor: tuple[str, ...],
+) -> None:
     """Grade the puzzles of RATINGS (reusing OUT's grades), write OUT, and print Spearman's rho
-    between our rating and SE's and the share in the same band.
+    between our rating and SE's, the share in the same band, and the bands side by side.
 
     A puzzle SE timed out on is *censored*: its SE rating is above what serate reached in the
     time; we grade it under ``--censored-time-limit``.  rho is given over the puzzles SE
     rated, and again with the censored ones ranked above every rated one (tied); the band
-    share counts the rated ones only.
+    share counts the rated ones only.  A censored puzzle whose SE rating is known to be in the
+    top band (:func:`_se_floor`: its set's published ``--floor``, or the hardest step serate
+    took before the limit) is graded under ``--time-limit`` and its band compared apart.
     """
+    floors = {name: float(er) for name, _, er in (item.partition("=") for item in floor)}
     known: dict[str, list[str]] = {}
     if out.exists():
         known = {
-            row[1]: row for row in (line.split("\t") for line in out.read_text().splitlines()[1:])
+            row[1]: [*row, ""][:8]
+            for row in (line.split("\t") for line in out.read_text().splitlines()[1:])
         }
     rows = list(outcomes(ratings).values())
     fresh = 0
-    for name, text, er, _, *_ in rows:
-        # a puzzle graded under the censored limit is graded again once SE has rated it
-        if text not in known or (known[text][5] == "unsolved" and er not in _LEFT_OUT):
-            limit = censored_time_limit if er in _LEFT_OUT else time_limit
+    for name, text, er, technique, *_ in rows:
+        full = er not in _LEFT_OUT or _se_floor(name, technique, floors) >= TOP
+        limit = time_limit if full else censored_time_limit
+        old = known.get(text)
+        # a puzzle graded under a shorter limit is graded again once it needs the full one
+        if old is None or (old[5] == "unsolved" and full and float(old[7] or 0) < limit):
             graded = grade(parse_line(text), time_limit=limit)
             ours = graded.rating if graded.solved else UNFINISHED
-            known[text] = [name, text, er, "", str(ours), graded.band, str(graded.hardest)]
+            row = [name, text, er, "", str(ours), graded.band, str(graded.hardest), f"{limit:g}"]
+            known[text] = row
             fresh += 1
-            if fresh % 100 == 0:  # kept as it goes: a rerun resumes
+            if fresh % 20 == 0:  # kept as it goes: a rerun resumes
                 _write(out, rows, known)
     written = _write(out, rows, known)
     table = [line.split("\t") for line in written]
     _agreement("all sets", table)
     for name in sorted({row[0] for row in table}):
         _agreement(name, [row for row in table if row[0] == name])
+    floored = [
+        row for row in table if row[2] in _LEFT_OUT and _se_floor(row[0], row[3], floors) >= TOP
+    ]
+    _floored("all sets", floored)
+    for name in sorted({row[0] for row in floored}):
+        _floored(name, [row for row in floored if row[0] == name])
+    _bands([row for row in table if row[2] not in _LEFT_OUT])
 
 
 def _write(out: Path, rows: list[list[str]], known: dict[str, list[str]]) -> list[str]:
-    """Write OUT: each row of RATINGS graded so far, SE's columns from RATINGS."""
+    """Write OUT: each row of RATINGS graded so far, SE's columns from RATINGS; ``limit`` is
+    the CPU seconds our grade had (blank in rows graded before the column existed: 20 s for
+    the puzzles SE rated, 2 s or less for its timeouts)."""
     written = [
         "\t".join([*known[text][:2], er, technique, *known[text][4:]])
         for _, text, er, technique, *_ in rows
         if text in known
     ]
-    header = "set\tpuzzle\tse\tse_technique\tours\tband\thardest\n"
+    header = "set\tpuzzle\tse\tse_technique\tours\tband\thardest\tlimit\n"
     out.write_text(header + "".join(line + "\n" for line in written))
     return written
+
+
+#: The lowest rating of the top band: a floor at or above it fixes SE's band.
+TOP = BANDS[-1][1]
+
+
+def _se_floor(name: str, technique: str, floors: dict[str, float]) -> float:
+    """A lower bound of SE's rating of a puzzle serate timed out on: its set's published floor,
+    or the hardest step serate took before the limit (``hardest X`` in the progress that
+    ``bench/serate.py`` records as a timeout's technique; SE's rating is its hardest step)."""
+    took = re.search(r"hardest (\d+(?:\.\d+)?)", technique)
+    return max(floors.get(name, 0.0), float(took[1]) if took else 0.0)
+
+
+def _floored(name: str, table: list[list[str]]) -> None:
+    """Our bands for SE timeouts whose SE rating is known to be in the top band."""
+    if table:
+        bands = Counter(row[5] for row in table)
+        same = bands[BANDS[-1][0]]
+        click.echo(
+            f"{name}: {len(table)} SE timeouts known to be SE >= {TOP} (band {BANDS[-1][0]}); "
+            f"ours {dict(bands)}; same band {same}/{len(table)} ({same / len(table):.1%})"
+        )
+
+
+def _bands(table: list[list[str]]) -> None:
+    """SE's band (rows) against ours (columns) over the puzzles SE rated."""
+    names = [band for band, _, _ in BANDS] + [UNSOLVED]
+    counts = Counter((band_of(float(row[2])), row[5]) for row in table)
+    click.echo("SE \\ ours\t" + "\t".join(names))
+    for se in names[:-1]:
+        click.echo(se + "\t" + "\t".join(str(counts[se, ours]) for ours in names))
 
 
 #: Our rating of a puzzle logic did not finish: above every step's rating.
@@ -171,7 +245,9 @@ CENSORED = 99.0
 def _agreement(name: str, table: list[list[str]]) -> None:
     rated = [(float(row[4]), float(row[2]), row[5]) for row in table if row[2] not in _LEFT_OUT]
     censored = [(float(row[4]), CENSORED) for row in table if row[2] == "timeout"]
-    if len(rated) < 3:
+    if len(rated) < 3:  # too few to rank
+        if table:
+            click.echo(f"{name}: {len(rated)} rated by SE, {len(censored)} SE timeouts")
         return
     rho = spearman([a for a, _, _ in rated], [b for _, b, _ in rated])
     both = [(a, b) for a, b, _ in rated] + censored
@@ -189,7 +265,10 @@ _LEFT_OUT = ("timeout", "error")
 
 
 def spearman(xs: list[float], ys: list[float]) -> float:
-    """Spearman's rank correlation: Pearson's on the ranks, ties given their mean rank."""
+    """Spearman's rank correlation: Pearson's on the ranks, ties given their mean rank; NaN
+    when either side is constant (no ranking to compare)."""
+    if len(set(xs)) < 2 or len(set(ys)) < 2:
+        return float("nan")
     return statistics.correlation(_ranks(xs), _ranks(ys))
 
 

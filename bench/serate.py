@@ -16,7 +16,9 @@ Usage::
 time limit per puzzle (``--timeout``, CPU seconds of the serate process, read from
 ``/proc``, so that the limit means the same at any machine load; a wall-clock cap of thirty times
 that guards against a stalled process).  A puzzle that runs out is written with rating
-``timeout`` and the limit it ran out at, and the process is restarted.  It appends as it goes
+``timeout`` and the limit it ran out at, with how far serate got in the technique column
+(steps taken, the hardest so far, and the hint-producer list it was searching, from a
+``jstack`` thread dump), and the process is restarted.  It appends as it goes
 and skips puzzles already rated, or already timed out at a limit at least as long, so it
 resumes after a kill and ``--timeout 300`` retries earlier timeouts; ``--part K/N`` splits the
 work, ``--only SET`` keeps one set and ``--limit N`` stops after N puzzles.  Readers take the
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import select
 import subprocess
 import sys
@@ -182,7 +185,8 @@ HEADER = (
     "# seconds: wall clock; cpu: CPU seconds of the serate process (blank in the first run's "
     "rows); limit: the time limit of the attempt ('wall 20': 20 s wall clock, the first run, "
     "at load ~20; 'cpu 20': 20 CPU seconds).  A puzzle may have timeout rows at several limits; "
-    "a rated row is final.\n"
+    "a rated row is final.  A timeout's technique, where given, is how far serate got: steps "
+    "done, the hardest so far, and the hint-producer list it was searching (Solver.java).\n"
     "set\tpuzzle\ter\ttechnique\tseconds\tcpu\tlimit\n"
 )
 
@@ -262,17 +266,25 @@ def rate(
 
 
 class _Serate:
-    """A serate process reading puzzles from its standard input, one line each."""
+    """A serate process reading puzzles from its standard input, one line each.
+
+    serate prints a ``step`` line after each step (``--after``: the step's rating and the
+    short name of the hardest technique so far) and the ``%r`` / ``%R`` line when the puzzle
+    is rated, so that a timeout can say how far serate got.
+    """
 
     def __init__(self, classes: Path) -> None:
+        self.classes = classes
         self.command = ["java", "-Xmx500m", "-XX:+UseSerialGC", "-cp", str(classes)]
-        self.command += ["diuf.sudoku.test.serate", "--format=%r\t%R", "--threads=1"]
-        self.command += ["--input=/dev/stdin"]
+        self.command += ["diuf.sudoku.test.serate", "--format=rated\t%r\t%R", "--threads=1"]
+        self.command += ["--after=step\t%r\t%S", "--input=/dev/stdin"]
         self.process: subprocess.Popen[str] | None = None
 
     def rate(self, puzzle: str, timeout: float) -> tuple[str, str, float, float]:
         """SE's rating and technique of ``puzzle``, wall and CPU seconds; ``timeout`` (CPU
-        seconds) or thirty times that of wall clock gives ``("timeout", "", ...)``."""
+        seconds) or thirty times that of wall clock gives ``("timeout", PROGRESS, ...)``, where
+        PROGRESS says how many steps serate had taken, the hardest so far, and what it was
+        searching for the next one (:meth:`_searching`)."""
         if self.process is None:
             self.process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
@@ -281,20 +293,56 @@ class _Serate:
         start, cpu_start = time.monotonic(), self._cpu()
         self.process.stdin.write(puzzle + "\n")
         self.process.stdin.flush()
-        while True:
+        steps, best, hardest = 0, 0.0, "none"
+        pending, fields = "", [""]
+        while fields[0] != "rated":
             ready, _, _ = select.select([self.process.stdout], [], [], 0.25)
             seconds, cpu = time.monotonic() - start, self._cpu() - cpu_start
-            if ready:
-                break
+            if ready:  # os.read: a buffered readline would hide the lines after the first
+                chunk = os.read(self.process.stdout.fileno(), 1 << 16).decode()
+                if not chunk:
+                    break  # serate exited
+                *lines, pending = (pending + chunk).split("\n")
+                for line in lines:
+                    fields = line.split("\t")
+                    if fields[0] == "step" and len(fields) == 3:
+                        steps, best = steps + 1, max(best, float(fields[1]))
+                        hardest = f"{best:.1f} ({fields[2]})"  # %S: the hardest technique yet
+                    elif fields[0] == "rated":
+                        break
+                continue
             if cpu > timeout or seconds > 30 * timeout:
+                progress = f"{steps} steps done, hardest {hardest}; {self._searching()}"
                 self.close()
-                return "timeout", "", seconds, cpu
-        fields = self.process.stdout.readline().rstrip("\n").split("\t")
-        if len(fields) != 2:
+                return "timeout", progress, seconds, cpu
+        if fields[0] != "rated" or len(fields) != 3:
             print(f"serate failed on {puzzle}", file=sys.stderr)
             self.close()
             return "error", "", seconds, cpu
-        return fields[0], fields[1], seconds, cpu
+        return fields[1], fields[2], seconds, cpu
+
+    def _searching(self) -> str:
+        """What serate is searching for: the hint-producer list of ``Solver.getSingleHint``
+        it is in (from a ``jstack`` thread dump and the Solver.java beside the classes) and how
+        many ``Chaining.getHints`` calls are nested on the stack (1: a chaining rule; each
+        more, a nested chaining rule called from inside it)."""
+        assert self.process is not None
+        try:
+            dump = subprocess.run(
+                ["jstack", str(self.process.pid)], capture_output=True, text=True, timeout=60
+            ).stdout
+        except subprocess.TimeoutExpired:
+            return "no thread dump (jstack took over 60 s)"
+        main = next((t for t in dump.split("\n\n") if "Solver.getSingleHint" in t), "")
+        line = re.search(r"Solver\.getSingleHint\(Solver\.java:(\d+)\)", main)
+        if line is None:
+            return "not in Solver.getSingleHint"
+        source = self.classes.parent / "src" / "diuf" / "sudoku" / "solver" / "Solver.java"
+        name = f"Solver.java:{line[1]}"
+        if source.is_file():  # the call's line follows the loop over a list of producers
+            loop = source.read_text(encoding="latin-1").splitlines()[int(line[1]) - 2]
+            name = re.search(r"producer : (\w+)", loop)[1] if "producer :" in loop else name
+        return f"in {name}, {main.count('Chaining.getHints(')} Chaining.getHints nested"
 
     def _cpu(self) -> float:
         """CPU seconds (user + system) the serate process has used so far."""

@@ -216,7 +216,7 @@ def _utf8(lines: Iterable[str], source: str) -> Iterator[str]:
         PuzzleError: such a byte outside a comment.
     """
     for number, line in enumerate(lines, start=1):
-        if not _NOT_UTF8.search(line):
+        if line.isascii() or not _NOT_UTF8.search(line):  # ASCII: no escaped byte, no search
             yield line
             continue
         bad = _NOT_UTF8.search(strip_comment(line))
