@@ -115,6 +115,8 @@ def test_jobs_cap_is_said_on_stderr(tmp_path: Path) -> None:
     result = invoke("check", str(path), "--jobs", "100")
     assert result.exit_code == 0
     assert "cp-sudoku: --jobs 100 capped at 1 puzzle" in result.stderr
+    # the summary's last line names the workers that ran, not the --jobs asked for
+    assert result.stderr.rstrip().endswith("--jobs 100 capped at 1")
 
 
 # --- Contradictory clues are none, with a reason -------------------------------------------

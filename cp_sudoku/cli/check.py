@@ -107,7 +107,9 @@ def check(
         for outcome in found:
             tally.finish(io.out, _line(outcome, as_json, io.err, explain))
             io.advance(1)
-    print_summary(console, summary, table["cluster"] or f"--jobs {jobs}", table["output"])
+    used = summary.workers or jobs
+    where = f"--jobs {jobs}" if used == jobs else f"--jobs {jobs} capped at {used}"
+    print_summary(console, summary, table["cluster"] or where, table["output"])
     sys.exit(summary.code)
 
 

@@ -108,6 +108,17 @@ def check_deadline() -> None:
         raise OutOfTime("compiling passed the time limit")
 
 
+_Item = TypeVar("_Item")
+
+
+def checked(item: _Item) -> _Item:
+    """``item``, once :func:`check_deadline` has passed: for the per-cell steps of a
+    compile, as in ``[checked(sorted(p)) for p in peers]`` (10,000 cells of a 100 x 100
+    grid, each a fraction of a millisecond, seconds in all)."""
+    check_deadline()
+    return item
+
+
 @dataclass(frozen=True)
 class Mark:
     """One thing to draw, as data: the terminal drawing and the page render marks
@@ -301,6 +312,9 @@ class Constraint:
         steps = [0]
 
         def extend(pos: int) -> None:
+            steps[0] += 1  # leaves too: a 4-cell cage of 50 values has 50 per inner node
+            if steps[0] % 4096 == 0:
+                check_deadline()
             if pos == size:
                 if self.holds(chosen):
                     found.append(tuple(chosen))
@@ -310,9 +324,6 @@ class Constraint:
                             + (f" (each of the {size}! orders of a tuple is one)" * orders)
                         )
                 return
-            steps[0] += 1
-            if steps[0] % 4096 == 0:
-                check_deadline()
             for value in domains[pos]:
                 if any(chosen[i] == value for i in before[pos]):
                     continue
