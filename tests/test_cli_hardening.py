@@ -381,6 +381,15 @@ def test_a_puzzle_argument_with_a_stray_symbol_is_located_not_a_missing_file() -
     assert "no such file: nothere.txt" in one_line_error(invoke("count", "nothere.txt"))
 
 
+def test_a_missing_file_without_extension_is_a_missing_file_not_a_puzzle() -> None:
+    """A new-user finding: ``check models`` run where there is no ``models`` was read as
+    a 2x2 puzzle and said ``expected n*n symbols ... got 6``."""
+    said = one_line_error(invoke("check", "no-such-models"))
+    assert said == "cp-sudoku: error: no such file: no-such-models"
+    lettered = invoke("check", "ABCDCDABBADCDCBA", "--alphabet", "ABCD", "--jobs", "1")
+    assert lettered.exit_code == 0 and lettered.stdout.startswith("<argument>:1  unique")
+
+
 def test_missing_optional_parts_name_their_extra(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -293,6 +293,7 @@ class Constraint:
             OutOfTime: past the deadline of :func:`compile_deadline`.
         """
         self._check_width()
+        check_deadline()  # before each table, however small: a rule may make thousands
         size = len(self.cells)
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
@@ -312,7 +313,7 @@ class Constraint:
         steps = [0]
 
         def extend(pos: int) -> None:
-            steps[0] += 1  # leaves too: a 4-cell cage of 50 values has 50 per inner node
+            steps[0] += 1  # leaves too: a 4-cell table of 16 values has 65,536 of them
             if steps[0] % 4096 == 0:
                 check_deadline()
             if pos == size:

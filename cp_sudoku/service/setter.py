@@ -39,7 +39,8 @@ def suggest_one(text: str, options: Options) -> dict[str, Any]:
     """
     _, puzzle = _one_puzzle(text, options)
     plan = options.plan()
-    return suggest(puzzle, plan.lineup(puzzle, plan.built())).record()
+    lineup = plan.lineup(puzzle, plan.built())
+    return suggest(puzzle, lineup, time_limit=options.time_limit).record()
 
 
 def why_one(text: str, options: Options) -> dict[str, Any]:
@@ -82,7 +83,8 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
         "core": None,
     }
     if verdict.status == "multiple":
-        record["suggestion"] = suggest(puzzle, plan.lineup(puzzle, backends)).record()
+        lineup = plan.lineup(puzzle, backends)
+        record["suggestion"] = suggest(puzzle, lineup, time_limit=options.time_limit).record()
     elif verdict.status == "none" and verdict.agree:
         core: Core = why_none(puzzle)
         record["core"] = core.record()
