@@ -132,3 +132,25 @@ def test_suggest_holds_its_time_limit_in_the_cli_and_the_api() -> None:
     found = suggest(parse_line("." * 625, alphabet="1-9A-P"), time_limit=0.2)
     assert (found.stopped, found.status, found.givens) == ("time limit", "unknown", ())
     assert found.record()["stopped"] == "time limit"
+
+
+@pytest.mark.parametrize("command", ["check", "solve"])
+def test_the_core_of_explain_takes_the_time_limit(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cp_sudoku.cli.check
+    import cp_sudoku.cli.solve
+
+    module = cp_sudoku.cli.check if command == "check" else cp_sudoku.cli.solve
+    limits: list[float | None] = []
+    why_none = module.why_none
+
+    def spy(puzzle, **options):  # type: ignore[no-untyped-def]
+        limits.append(options.get("time_limit"))
+        return why_none(puzzle, **options)
+
+    monkeypatch.setattr(module, "why_none", spy)
+    extra = ["--explain", "--jobs", "1"] if command == "check" else []
+    result = invoke(command, *extra, "--time-limit", "7", HIDDEN_NONE)
+    assert result.exit_code == 1, result.output
+    assert limits == [7]

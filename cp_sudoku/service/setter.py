@@ -50,7 +50,7 @@ def why_one(text: str, options: Options) -> dict[str, Any]:
         InputError: the text is not exactly one readable puzzle.
     """
     _, puzzle = _one_puzzle(text, options)
-    return why_none(puzzle).record()
+    return why_none(puzzle, time_limit=options.time_limit).record()
 
 
 def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
         lineup = plan.lineup(puzzle, backends)
         record["suggestion"] = suggest(puzzle, lineup, time_limit=options.time_limit).record()
     elif verdict.status == "none" and verdict.agree:
-        core: Core = why_none(puzzle)
+        core: Core = why_none(puzzle, time_limit=options.time_limit)
         record["core"] = core.record()
         if verdict.reason is None and core.members:
             record["check"]["reason"] = f"{core.sentence()}; deduction: {core.steps.summary()}"
