@@ -121,7 +121,10 @@ def test_clashing_givens_are_none() -> None:
 def test_time_limit_is_unknown_or_multiple_never_a_proof() -> None:
     puzzle = parse_line("." * 81)
     result = get_backend("dlx").solve(puzzle, limit=10**9, time_limit=0.2)
-    assert (result.complete, result.stopped, result.status) == (False, "time limit", "multiple")
+    # over a thousand grids in 0.2 s on an idle machine, none before the limit on a loaded
+    # one (seen at load 14 in the whole suite): either way not complete, never a proof
+    assert (result.complete, result.stopped) == (False, "time limit")
+    assert result.status in ("multiple", "unknown")
 
 
 def test_dlx_declines_cages_and_the_cross_check_ignores_it() -> None:

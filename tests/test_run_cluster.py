@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,12 @@ from cp_sudoku.run.chunks import Chunk, run_chunk
 from cp_sudoku.run.cluster import executor, parse_cluster
 from cp_sudoku.run.slices import Part, cut
 
-pytest.importorskip("distributed")
-pytest.importorskip("pyarrow")
+# found, not imported: importing distributed costs about a second at collection, on each
+# xdist worker, and only the processes the tests start need it
+pytestmark = pytest.mark.skipif(
+    any(find_spec(name) is None for name in ("distributed", "pyarrow")),
+    reason="the cluster extra is not installed: pip install -e '.[cluster]'",
+)
 
 
 def test_cluster_values() -> None:

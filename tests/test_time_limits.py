@@ -7,6 +7,7 @@ Latin square meets it, so the answer is ``multiple``).  With ``+`` most back end
 sum directly; with a hidden operator ``?`` (sum or product) they enumerate its table, which
 the clock stops.  Each back end's ``seconds`` (its own wall clock, compiling included) is
 compared with twice the limit; the machine may be loaded, so nothing here is a speed target.
+The service is the shared one of ``conftest.py`` (default limits: a 10 s cap, one worker).
 """
 
 from __future__ import annotations
@@ -14,21 +15,21 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
 from conftest import every_backend
-from fastapi.testclient import TestClient
 
 from cp_sudoku.backends import available, get_backend
 from cp_sudoku.backends.minizinc import missing
 from cp_sudoku.cli import main
 from cp_sudoku.io import parse_text
 from cp_sudoku.model import Puzzle
-from cp_sudoku.service.app import Settings, create_app
-from cp_sudoku.service.limits import Limits
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 CELLS = " ".join(f"r{r}c{c}" for r in range(1, 7) for c in range(1, 7))
 #: The cage over all 36 cells, with an operator given (``+``) and hidden (``?``).
@@ -40,14 +41,6 @@ HONEST = {
     ("unknown", "time limit"),
     ("unknown", "declined"),
 }
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    db = tmp_path_factory.mktemp("limits") / "jobs.sqlite3"
-    limits = Limits(max_time_limit=10.0)
-    with TestClient(create_app(Settings(db=db, workers=1, limits=limits))) as client:
-        yield client
 
 
 def _check_cli(tmp_path: Path, text: str, backends: list[str]) -> dict[str, dict[str, object]]:
@@ -62,6 +55,9 @@ def _check_cli(tmp_path: Path, text: str, backends: list[str]) -> dict[str, dict
 
 
 def _check_service(client: TestClient, text: str, backends: list[str]) -> dict[str, dict]:
+    # a quick request first: the bound below is for the limited work, not for the worker
+    # process's start (its imports take seconds on a loaded machine)
+    assert client.post("/v1/check", json={"puzzle": "." * 16, "backends": ["sat"]}).is_success
     started = time.perf_counter()
     answer = client.post(
         "/v1/check", json={"puzzle": text, "backends": backends, "time_limit": LIMIT}

@@ -20,7 +20,7 @@ Chains`` 8.0), plus its length bonus (:func:`length_bonus`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cp_sudoku.constraints.base import check_deadline
@@ -173,13 +173,7 @@ def _first_shortest(links: Links, starts: Iterable[int], limit: int) -> tuple[in
         nodes += 1
         going = []
         for w, w_weak, seen_off, seen_on, frontier in searches:
-            reached = 0
-            rest = frontier & linked
-            while rest:  # the bits of rest, highest first
-                u = rest.bit_length() - 1
-                reached |= strong[u]
-                rest ^= 1 << u
-            reached &= ~seen_on
+            reached = _union(strong, frontier & linked) & ~seen_on
             seen_on |= reached
             frontier = 0
             while reached:
@@ -274,23 +268,23 @@ def _reach(links: Links, start: int) -> tuple[int, int, list[int], list[int]]:
     made_on, made_off = [on], []
     made = on
     while made:
-        fresh = 0
-        while made:  # the bits of made, highest first
-            u = made.bit_length() - 1
-            fresh |= weak[u]
-            made ^= 1 << u
-        fresh &= ~off
+        fresh = _union(weak, made) & ~off
         off |= fresh
         made_off.append(fresh)
-        rest = fresh & linked
-        while rest:
-            u = rest.bit_length() - 1
-            made |= strong[u]
-            rest ^= 1 << u
-        made &= ~on
+        made = _union(strong, fresh & linked) & ~on
         on |= made
         made_on.append(made)
     return on, off, made_on, made_off
+
+
+def _union(table: Mapping[int, int] | Sequence[int], keys: int) -> int:
+    """The union of ``table[k]`` over the bits ``k`` of ``keys``."""
+    found = 0
+    while keys:  # the bits of keys, highest first
+        k = keys.bit_length() - 1
+        found |= table[k]
+        keys ^= 1 << k
+    return found
 
 
 def _nodes(levels: list[int], mask: int, first: int) -> int:
