@@ -10,7 +10,7 @@ take turns).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,13 +151,15 @@ def crosscheck(
     """
     puzzle = _puzzle(puzzle)
     time_limit = check_limits(limit, time_limit)
-    results = _solve_each(puzzle, _chosen(puzzle, backends), limit=limit, time_limit=time_limit)
+    results = solve_all(puzzle, _chosen(puzzle, backends), limit=limit, time_limit=time_limit)
     return judge(puzzle, results)
 
 
-def _solve_each(puzzle: Puzzle, built: list[Backend], **limits: Any) -> dict[str, Result]:
-    """Each back end's result; one that declines is followed by its stand-in
-    (:data:`~cp_sudoku.backends.STAND_INS`), unless that one runs anyway."""
+def solve_all(puzzle: Puzzle, built: Sequence[Backend], **limits: Any) -> dict[str, Result]:
+    """Each back end's result on ``puzzle``, not judged yet (:func:`judge` does); one that
+    declines is followed by its stand-in (:data:`~cp_sudoku.backends.STAND_INS`), unless
+    that one runs anyway.  ``limits``: ``limit``, ``time_limit`` (already checked) and
+    ``keep``, as :meth:`~cp_sudoku.backends.base.Backend.solve` takes them."""
     names = {backend.name for backend in built}
     results: dict[str, Result] = {}
     for backend in built:
@@ -284,7 +286,7 @@ def count(
     puzzle = _puzzle(puzzle)
     time_limit = check_limits(limit, time_limit)
     chosen = _chosen(puzzle, backends)
-    results = _solve_each(puzzle, chosen, limit=limit, time_limit=time_limit, keep=keep)
+    results = solve_all(puzzle, chosen, limit=limit, time_limit=time_limit, keep=keep)
     figures = {name: (r.count, r.complete) for name, r in results.items() if r.stopped != DECLINED}
     bad, _ = _recheck(puzzle, results)
     exact = {name: value for name, (value, done) in figures.items() if done}

@@ -315,7 +315,7 @@ def test_a_bug_is_exit_70_with_one_line_asking_for_a_report(
     def broken(*_: object, **__: object) -> None:
         raise KeyError("a bug inside a back end")
 
-    monkeypatch.setattr(work, "crosscheck", broken)
+    monkeypatch.setattr(work, "solve_all", broken)
     result = invoke("check", TUTORIAL_4X4, "--jobs", "1")
     assert result.exit_code == 70
     (line,) = result.stderr.splitlines()
@@ -328,7 +328,7 @@ def test_a_value_error_is_not_bad_input(monkeypatch: pytest.MonkeyPatch) -> None
     def broken(*_: object, **__: object) -> None:
         raise ValueError("not the user's fault")
 
-    monkeypatch.setattr(work, "crosscheck", broken)
+    monkeypatch.setattr(work, "solve_all", broken)
     assert invoke("check", TUTORIAL_4X4, "--jobs", "1").exit_code == 70
 
 

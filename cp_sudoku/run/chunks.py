@@ -18,7 +18,7 @@ from cp_sudoku.backends import Backend
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.run.plan import Plan
 from cp_sudoku.run.slices import Part
-from cp_sudoku.run.work import Outcome, Work
+from cp_sudoku.run.work import Outcome, Work, each
 
 T = TypeVar("T")
 
@@ -49,10 +49,11 @@ def run_chunk(chunk: Chunk[T]) -> list[Outcome[T]]:
         UsageError: the plan names an unknown back end or a bad option.
     """
     backends: Sequence[Backend] = chunk.backends or chunk.plan.built()
-    entries = chunk.entries if chunk.part is None else chunk.part.entries()
-    work, plan = chunk.work, chunk.plan
+    entries = chunk.entries if chunk.part is None else tuple(chunk.part.entries())
+    readable = [entry for entry in entries if entry.puzzle is not None]
+    values = iter(each(chunk.work)(readable, backends, chunk.plan))
     return [
-        Outcome(entry, work(entry, backends, plan)) if entry.puzzle is not None else Outcome(entry)
+        Outcome(entry, next(values)) if entry.puzzle is not None else Outcome(entry)
         for entry in entries
     ]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from cp_sudoku.backends import Backend, Result
-from cp_sudoku.crosscheck import Count, Verdict, count, crosscheck
+from cp_sudoku.crosscheck import Count, Verdict, count, judge, solve_all
 from cp_sudoku.deduction import Grade, grade
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.model import Grid, Puzzle, cell_name, violations
@@ -47,12 +47,42 @@ class Checked:
 
 def check(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Checked:
     """Cross-check ``entry``'s puzzle (:func:`cp_sudoku.crosscheck.crosscheck`)."""
-    puzzle = _puzzle(entry)
-    chosen = plan.lineup(puzzle, backends)
-    verdict = crosscheck(puzzle, chosen, limit=plan.limit, time_limit=plan.time_limit)
-    mismatch = None if entry.solution is None else stated_mismatch(puzzle, verdict, entry.solution)
-    graded = grade(puzzle, time_limit=plan.time_limit) if plan.grade else None
-    return Checked(verdict, mismatch, graded)
+    (checked,) = check_each([entry], backends, plan)
+    return checked
+
+
+#: Grids a back end may hold for puzzles not yet judged (see :func:`check_each`).
+HELD_GRIDS = 128
+
+
+def check_each(entries: Sequence[Entry], backends: Sequence[Backend], plan: Plan) -> list[Checked]:
+    """:func:`check` of each entry (each with a puzzle), in order, in groups: the solves of
+    a group's puzzles first, then their judging, so that the solver's data, and then the
+    checker's, stay in the processor's caches (with ``check --backend sat``, 6% less CPU
+    than solving and judging each puzzle in turn: docs/performance.md).  A group holds
+    ``HELD_GRIDS // plan.limit`` puzzles (64 at the default limit of 2; one at a limit of
+    128 or more, so memory does not grow with the limit)."""
+    limits = {"limit": plan.limit, "time_limit": plan.time_limit}
+    group = max(1, HELD_GRIDS // plan.limit)
+    checked: list[Checked] = []
+    for start in range(0, len(entries), group):
+        puzzles = [_puzzle(entry) for entry in entries[start : start + group]]
+        found = [solve_all(puzzle, plan.lineup(puzzle, backends), **limits) for puzzle in puzzles]
+        for entry, puzzle, results in zip(entries[start:], puzzles, found, strict=False):
+            verdict = judge(puzzle, results)
+            stated = entry.solution
+            mismatch = None if stated is None else stated_mismatch(puzzle, verdict, stated)
+            graded = grade(puzzle, time_limit=plan.time_limit) if plan.grade else None
+            checked.append(Checked(verdict, mismatch, graded))
+    return checked
+
+
+def each(work: Work[T]) -> Callable[[Sequence[Entry], Sequence[Backend], Plan], list[T]]:
+    """``work`` over a chunk's entries (each with a puzzle), in order: :func:`check_each`
+    for :func:`check`, else ``work`` on one entry after the other."""
+    if work is check:
+        return check_each  # type: ignore[return-value]
+    return lambda entries, backends, plan: [work(entry, backends, plan) for entry in entries]
 
 
 def count_solutions(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Count:
