@@ -304,6 +304,26 @@ def test_malformed_links_are_refused() -> None:
             decode(text)
 
 
+def test_a_string_that_decompresses_past_the_cap_is_refused_before_decompressing(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lz-string is LZW: a 70 KB string of repeats decompressed to 450 million characters
+    (1.4 GB).  The length is read from the codes first; it equals the decompressed
+    length, and past the cap the link is refused in one line."""
+    from lzstring import LZString
+
+    import cp_sudoku.io.fpuzzles_link as fpuzzles_link
+
+    for slug in slugs(data):
+        string = (data / FOLDER / f"{slug}.fpuzzles.txt").read_text().strip()
+        plain = LZString().decompressFromBase64(string)
+        assert fpuzzles_link._decompressed_length(string, 10**9) == len(plain), slug
+    string = (data / FOLDER / "rangsk-behemoth.fpuzzles.txt").read_text().strip()
+    monkeypatch.setattr(fpuzzles_link, "MAX_JSON", 1000)
+    with pytest.raises(PuzzleError, match=r"decompresses to more than 1,000 characters"):
+        decode(string)
+
+
 def test_cli_prints_one_line_and_exits_2(data: Path, tmp_path: Path) -> None:
     record = peak(data)
     record["thermometer"] = [{"lines": [["R1C1", "R9C1"]]}]

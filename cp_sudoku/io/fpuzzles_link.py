@@ -35,6 +35,15 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]+=*")
 #: The sites whose links carry f-puzzles strings: f-puzzles and SudokuPad (and its older
 #: home at app.crackingthecryptic.com), with any subdomain.
 HOSTS = ("f-puzzles.com", "sudokupad.app", "crackingthecryptic.com")
+#: The most characters a string may decompress to (the largest f-puzzles JSON in
+#: ``../shared/data/fpuzzles`` has 5,863): lz-string is LZW, whose output can grow as the
+#: square of its input, so a 70 KB string of repeats took 1.4 GB to decompress.
+MAX_JSON = 4 * 1024 * 1024
+#: The base64 alphabet's values, as lz-string reads them.
+_VALUES = {
+    ch: k
+    for k, ch in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+}
 #: The string, after ``load=`` or a SudokuPad ``fpuzzles``/``fpuz`` prefix, or alone.
 _STRING = re.compile(r"(?:^|load=|fpuz(?:zles)?)(N4Ig[^\s&#]*)")
 
@@ -79,6 +88,11 @@ def decode(text: str) -> dict[str, Any]:
         raise PuzzleError(
             f"malformed link: {bad!r} is not in the base64 alphabet of an f-puzzles string"
         )
+    if _decompressed_length(string, MAX_JSON) > MAX_JSON:
+        raise PuzzleError(
+            f"malformed link: the string ({len(string)} characters) decompresses to more than "
+            f"{MAX_JSON:,} characters, far past any f-puzzles JSON"
+        )
     try:
         plain = LZString().decompressFromBase64(string)
     except (KeyError, IndexError, ValueError):
@@ -89,6 +103,57 @@ def decode(text: str) -> dict[str, Any]:
             f"{string[:12]!r}) does not decompress to f-puzzles JSON; is it cut short?"
         )
     return _json_object(plain)
+
+
+def _decompressed_length(text: str, cap: int) -> int:
+    """How many characters ``LZString().decompressFromBase64(text)`` gives, read from its
+    codes without building a string; the count stops once past ``cap`` (0 for a string
+    that does not decompress).  This follows the decoder of the ``lzstring`` package
+    (``_decompress``: a code of ``bits`` bits, read lowest first from 6-bit characters;
+    0 and 1 a new 8- or 16-bit character, 2 the end, others a dictionary entry), tracking
+    only each entry's length, so that a bomb is refused before it is decompressed."""
+    values = [_VALUES.get(ch, 0) for ch in text]
+    state = {"value": values[0] if values else 0, "position": 32, "index": 1}
+
+    def read(bits: int) -> int:
+        number = 0
+        for power in range(bits):
+            if state["value"] & state["position"]:
+                number |= 1 << power
+            state["position"] >>= 1
+            if state["position"] == 0:
+                index = state["index"]
+                state["position"], state["value"] = 32, values[index] if index < len(values) else 0
+                state["index"] = index + 1
+        return number
+
+    first = read(2)
+    if first == 2:
+        return 0
+    read(8 if first == 0 else 16)
+    lengths: dict[int, int] = {3: 1}
+    size, bits, enlarge, last, total = 4, 3, 4, 1, 1
+    while state["index"] <= len(values):
+        code = read(bits)
+        if code in (0, 1):
+            read(8 if code == 0 else 16)
+            lengths[size] = 1
+            code, size, enlarge = size, size + 1, enlarge - 1
+        elif code == 2:
+            return total
+        if enlarge == 0:
+            enlarge, bits = 2**bits, bits + 1
+        entry = lengths.get(code, last + 1 if code == size else 0)
+        if entry == 0:
+            return 0
+        total += entry
+        if total > cap:
+            return total
+        lengths[size] = last + 1
+        size, enlarge, last = size + 1, enlarge - 1, entry
+        if enlarge == 0:
+            enlarge, bits = 2**bits, bits + 1
+    return 0
 
 
 def _check_host(before: str) -> None:
