@@ -4,11 +4,11 @@ blocks of the same file, in CPU time: a comparison that a moving load does not s
 Per block of ``--block`` puzzles, one after the other: ``bench``'s own measurement
 (:func:`cp_sudoku.bench.load_dataset`, then :func:`cp_sudoku.bench.measure`: its CPU time
 over the solve calls, and over reading the block), then the command ``check BLOCK --jobs 1
---backend B --json`` itself, through its click entry point with stdout and stderr to
-``/dev/null`` (the process's CPU time over the call: every thread, start-up excluded since
-the modules and the back end are already there).  Both take the back end from the process's
-one cache; its solve calls are also timed on the calling thread's clock, in both.  The
-blocks are visited ``--rounds`` times.
+--backend B`` itself (``--json`` when asked), through its click entry point with stdout and
+stderr to ``/dev/null`` (the process's CPU time over the call: every thread, start-up
+excluded since the modules and the back end are already there).  Both take the back end
+from the process's one cache; its solve calls are also timed on the calling thread's
+clock, in both.  The blocks are visited ``--rounds`` times.
 
 Prints the figures per puzzle and, over the blocks, the median of check's rate as a share
 of bench's ``cpu_per_second`` (the solve calls alone) and of bench's rate of reading and
@@ -58,12 +58,12 @@ def _thread_timed(backend: Any) -> Iterator[list[float]]:
         del backend.solve  # the class's method again
 
 
-def _check(path: str, backend: str) -> float:
-    """The process CPU seconds of ``cp-sudoku check PATH --jobs 1 --backend B --json``."""
+def _check(path: str, backend: str, as_json: bool) -> float:
+    """The process CPU seconds of ``cp-sudoku check PATH --jobs 1 --backend B [--json]``."""
     with open(os.devnull, "w") as sink, redirect_stdout(sink), redirect_stderr(sink):
         start = time.process_time()
         with suppress(SystemExit):  # the command's exit code
-            cli(["check", path, "--jobs", "1", "--backend", backend, "--json"])
+            cli(["check", path, "--jobs", "1", "--backend", backend, *(["--json"] * as_json)])
         return time.process_time() - start
 
 
@@ -78,7 +78,8 @@ def _quartiles(shares: list[float]) -> str:
 @click.option("--block", default=500, show_default=True, type=click.IntRange(min=1))
 @click.option("--blocks", default=20, show_default=True, type=click.IntRange(min=1))
 @click.option("--rounds", default=1, show_default=True, type=click.IntRange(min=1))
-def main(path: str, backend: str, block: int, blocks: int, rounds: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Time `check --json` (default: text lines).")
+def main(path: str, backend: str, block: int, blocks: int, rounds: int, as_json: bool) -> None:
     """Print bench's and check's CPU per puzzle and check's share of bench's rate."""
     with open(path) as handle:
         lines = list(islice((line for line in handle if line.strip()), block * blocks))
@@ -92,14 +93,14 @@ def main(path: str, backend: str, block: int, blocks: int, rounds: int) -> None:
             parts.append(os.path.join(folder, f"block{number // block}.txt"))
             with open(parts[-1], "w") as handle:
                 handle.writelines(lines[number : number + block])
-        _check(parts[0], backend)  # imports, the back end built
+        _check(parts[0], backend, as_json)  # imports, the back end built
         for _ in range(rounds):
             for part in parts:
                 dataset = load_dataset(part)
                 with _thread_timed(solver) as in_bench:
                     record = measure(dataset, backend)
                 with _thread_timed(solver) as in_check:
-                    checking = _check(part, backend)
+                    checking = _check(part, backend, as_json)
                 alone.append(record.cpu_seconds / checking)
                 with_reading.append((record.cpu_seconds + record.read_cpu_seconds) / checking)
                 for key, value in (

@@ -1,7 +1,8 @@
 """Side by side, in one run: ``bench``'s rate for a back end and ``check``'s on the same file.
 
 Runs ``cp-sudoku bench FILE --backend B --no-baselines``, ``cp-sudoku check FILE
---backend B --jobs 1 --json > /dev/null`` and the same ``check`` on the file's first
+--backend B --jobs 1 > /dev/null`` (with ``--json`` when asked) and the same ``check`` on the
+file's first
 puzzle alone (its start-up: imports, building the back end) alternately, ``--rounds``
 times, and prints each command's rate in puzzles per CPU second (its process's user +
 system time; ``bench`` counts only its solver calls) and per wall-clock second, and
@@ -32,12 +33,12 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _check(path: str, backend: str, puzzles: int, jobs: int) -> tuple[float, float]:
+def _check(path: str, backend: str, puzzles: int, as_json: bool) -> tuple[float, float]:
     cpu, start = _children_cpu(), time.perf_counter()
     with open(os.devnull, "w") as sink:
         subprocess.run(
             [sys.executable, "-m", "cp_sudoku.cli", "check", path, "--backend", backend,
-             "--jobs", str(jobs), "--json"],
+             "--jobs", "1", *(["--json"] * as_json)],
             stdout=sink, stderr=subprocess.DEVNULL, check=False,
         )  # fmt: skip
     return puzzles / (_children_cpu() - cpu), puzzles / (time.perf_counter() - start)
@@ -60,7 +61,8 @@ def _bench(path: str, backend: str) -> tuple[float, float]:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--backend", default="sat", show_default=True)
 @click.option("--rounds", default=2, show_default=True, type=click.IntRange(min=1))
-def main(path: str, backend: str, rounds: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Time `check --json` (default: text lines).")
+def main(path: str, backend: str, rounds: int, as_json: bool) -> None:
     """Rates of bench and check --jobs 1 for BACKEND on the puzzles of PATH."""
     with open(path) as handle:
         puzzles = sum(1 for line in handle if line.strip() and not line.startswith("#"))
@@ -70,8 +72,8 @@ def main(path: str, backend: str, rounds: int) -> None:
         first.flush()
         for round_ in range(1, rounds + 1):
             bench_cpu, bench_wall, bench_read = _bench(path, backend)
-            check_cpu, check_wall = _check(path, backend, puzzles, 1)
-            start_up = 1 / _check(first.name, backend, 1, 1)[0]
+            check_cpu, check_wall = _check(path, backend, puzzles, as_json)
+            start_up = 1 / _check(first.name, backend, 1, as_json)[0]
             solving = puzzles / (puzzles / check_cpu - start_up)
             click.echo(
                 f"round {round_}: {backend} on {puzzles:,} puzzles: bench {bench_cpu:,.0f}/CPU s "

@@ -8,29 +8,66 @@ Quick start::
     verdict.status      # 'unique'
     verdict.solution    # the grid, a tuple of 81 values, row-major
 
-Importing the package does not import OR-Tools or python-sat; each back end
-imports its own library when it is built.
+Importing the package imports none of its modules: each name below is
+imported from its module when first used (so that the command line,
+:mod:`cp_sudoku.cli.start`, can set its Ctrl-C handling before the imports
+that take a fraction of a second).  No back end's library (OR-Tools,
+python-sat) is imported before that back end is built.
 """
 
-from cp_sudoku.backends import available, get_backend
-from cp_sudoku.backends.base import Result, Status
-from cp_sudoku.crosscheck import Verdict, count, crosscheck, solutions
-from cp_sudoku.io import parse_line, parse_text, read_file, to_text
-from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import (
-    Cage,
-    Cell,
-    CpSudokuError,
-    Grid,
-    Puzzle,
-    PuzzleError,
-    Unit,
-    UsageError,
-    is_solution,
-    violations,
-)
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+from types import ModuleType
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a few ms)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from cp_sudoku.backends import available, get_backend
+    from cp_sudoku.backends.base import Result, Status
+    from cp_sudoku.crosscheck import Verdict, count, crosscheck, solutions
+    from cp_sudoku.io import parse_line, parse_text, read_file, to_text
+    from cp_sudoku.kinds.sudoku import sudoku
+    from cp_sudoku.model import (
+        Cage,
+        Cell,
+        CpSudokuError,
+        Grid,
+        Puzzle,
+        PuzzleError,
+        Unit,
+        UsageError,
+        is_solution,
+        violations,
+    )
 
 __version__ = "0.1.0"
+
+#: Each public name, by the module it is imported from on first use.
+EXPORTS: dict[str, str] = {
+    **dict.fromkeys(["available", "get_backend"], "cp_sudoku.backends"),
+    **dict.fromkeys(["Result", "Status"], "cp_sudoku.backends.base"),
+    **dict.fromkeys(["Verdict", "count", "crosscheck", "solutions"], "cp_sudoku.crosscheck"),
+    **dict.fromkeys(["parse_line", "parse_text", "read_file", "to_text"], "cp_sudoku.io"),
+    "sudoku": "cp_sudoku.kinds.sudoku",
+    **dict.fromkeys(
+        [
+            "Cage",
+            "Cell",
+            "CpSudokuError",
+            "Grid",
+            "Puzzle",
+            "PuzzleError",
+            "Unit",
+            "UsageError",
+            "is_solution",
+            "violations",
+        ],
+        "cp_sudoku.model",
+    ),
+}
 
 __all__ = [
     "Cage",
@@ -58,3 +95,27 @@ __all__ = [
     "to_text",
     "violations",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module (:data:`EXPORTS`) when first asked for."""
+    if name not in EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(EXPORTS[name]), name)
+    globals()[name] = value
+    return value
+
+
+class _Package(ModuleType):
+    """The package's module type: a name re-exported from a submodule of the same name
+    (``crosscheck``) stays the function when that submodule is imported (the import
+    system sets the submodule on its package; the eager imports this replaces bound the
+    function after it)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in EXPORTS and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

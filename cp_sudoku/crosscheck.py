@@ -24,6 +24,7 @@ from cp_sudoku.backends import (
 )
 from cp_sudoku.backends.base import check_limits
 from cp_sudoku.backends.built import built as shared
+from cp_sudoku.constraints.base import check_deadline, remaining_time
 from cp_sudoku.model import Grid, Puzzle, UsageError, clashes, violations
 
 #: Status of a back end that declined a puzzle it cannot compile.
@@ -160,11 +161,28 @@ def _solve_each(puzzle: Puzzle, built: list[Backend], **limits: Any) -> dict[str
     names = {backend.name for backend in built}
     results: dict[str, Result] = {}
     for backend in built:
-        result = results[backend.name] = backend.solve(puzzle, **limits)
+        result = results[backend.name] = backend.solve(puzzle, **_within_deadline(limits))
         stand_in = STAND_INS.get(backend.name)
         if result.stopped == DECLINED and stand_in is not None and stand_in not in names:
-            results[stand_in] = shared(stand_in).solve(puzzle, **limits)
+            results[stand_in] = shared(stand_in).solve(puzzle, **_within_deadline(limits))
     return results
+
+
+def _within_deadline(limits: dict[str, Any]) -> dict[str, Any]:
+    """``limits`` with the time limit cut to what is left of a deadline in force
+    (:func:`~cp_sudoku.constraints.base.compile_deadline`: a caller's bound on its whole
+    work, such as ``generate``'s per puzzle), so that the back ends run one after the
+    other share it instead of each taking all of it.
+
+    Raises:
+        OutOfTime: that deadline has passed.
+    """
+    left = remaining_time()
+    if left is None:
+        return limits
+    check_deadline()
+    own = limits.get("time_limit")
+    return {**limits, "time_limit": max(left if own is None else min(own, left), 0.001)}
 
 
 def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:

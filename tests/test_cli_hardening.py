@@ -115,6 +115,8 @@ def test_jobs_cap_is_said_on_stderr(tmp_path: Path) -> None:
     result = invoke("check", str(path), "--jobs", "100")
     assert result.exit_code == 0
     assert "cp-sudoku: --jobs 100 capped at 1 puzzle" in result.stderr
+    # the summary's last line names the workers that ran, not the --jobs asked for
+    assert result.stderr.rstrip().endswith("--jobs 100 capped at 1")
 
 
 # --- Contradictory clues are none, with a reason -------------------------------------------
@@ -377,6 +379,15 @@ def test_a_puzzle_argument_with_a_stray_symbol_is_located_not_a_missing_file() -
         "cp-sudoku: error: <argument>:1:80: unexpected symbol 'x': expected 1-9 or a blank (. 0 _)"
     )
     assert "no such file: nothere.txt" in one_line_error(invoke("count", "nothere.txt"))
+
+
+def test_a_missing_file_without_extension_is_a_missing_file_not_a_puzzle() -> None:
+    """A new-user finding: ``check models`` run where there is no ``models`` was read as
+    a 2x2 puzzle and said ``expected n*n symbols ... got 6``."""
+    said = one_line_error(invoke("check", "no-such-models"))
+    assert said == "cp-sudoku: error: no such file: no-such-models"
+    lettered = invoke("check", "ABCDCDABBADCDCBA", "--alphabet", "ABCD", "--jobs", "1")
+    assert lettered.exit_code == 0 and lettered.stdout.startswith("<argument>:1  unique")
 
 
 def test_missing_optional_parts_name_their_extra(

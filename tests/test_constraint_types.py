@@ -232,6 +232,28 @@ def test_the_time_limit_bounds_compiling() -> None:
     assert time.perf_counter() - started < 30  # a hang bound, not a speed target
 
 
+def test_a_passed_deadline_stops_a_small_table_and_between_tables() -> None:
+    """A 4-cell sum over 16 values has under 4,096 inner nodes but 65,536 leaves: the
+    leaves count too, and each table starts by reading the clock (a 16x16 zipper line of
+    64 cells made 16 such tables and overran a 2 s limit by 5 s in the backtracker)."""
+    four = Linear([(0, 0), (0, 1), (1, 0), (1, 1)], [1, 1, -1, -1], "==", 0)
+    with constraint_base.compile_deadline(time.perf_counter() - 1):
+        with pytest.raises(constraint_base.OutOfTime):
+            four.allowed([list(range(1, 17))] * 4)
+        with pytest.raises(constraint_base.OutOfTime):
+            Linear([(0, 0)], [1], "==", 1).allowed([[1]])
+
+
+def test_the_time_limit_bounds_compiling_many_small_tables() -> None:
+    cells = [(r, c if r % 2 == 0 else 15 - c) for r in range(4) for c in range(16)]
+    zipper = REGISTRY["zipperline"](cells)  # type: ignore[call-arg]
+    puzzle = replace(sudoku([0] * 256), constraints=(*sudoku([0] * 256).constraints, zipper))
+    started = time.perf_counter()
+    result = get_backend("backtrack").solve(puzzle, time_limit=0.5)
+    assert (result.status, result.stopped) == ("unknown", "time limit")
+    assert time.perf_counter() - started < 30  # a hang bound, not a speed target
+
+
 def test_check_with_a_time_limit_returns_on_the_one_cage_kenken(tmp_path: Path) -> None:
     path = tmp_path / "one-cage.txt"
     path.write_text(to_text(_one_cage_kenken()))

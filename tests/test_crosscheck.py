@@ -107,3 +107,31 @@ def test_named_back_ends_each_run() -> None:
     assert kenken.puzzle is not None
     joined = default.lineup(kenken.puzzle, default.built())
     assert [b.name for b in joined] == list(DEFAULT_BACKENDS)
+
+
+def test_back_ends_share_a_deadline_in_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a caller's deadline (generate's per puzzle) each back end gets at most what is
+    left of it, not its whole own limit: generate --from --time-limit 3 took 12 s with
+    three back ends each given 3 s."""
+    import time
+
+    from cp_sudoku.backends.base import Backend
+    from cp_sudoku.constraints.base import OutOfTime, compile_deadline
+
+    given: list[float | None] = []
+    solve = Backend.solve
+
+    def spy(self: Backend, puzzle, limit=2, time_limit=None, **rest):  # type: ignore[no-untyped-def]
+        given.append(time_limit)
+        return solve(self, puzzle, limit, time_limit, **rest)
+
+    monkeypatch.setattr(Backend, "solve", spy)
+    puzzle = parse_line("......122..4.4..")
+    with compile_deadline(time.perf_counter() + 5):
+        assert crosscheck(puzzle, ["sat", "backtrack"], time_limit=100).status == "unique"
+    assert len(given) == 2 and all(t is not None and t <= 5 for t in given)
+    given.clear()
+    assert crosscheck(puzzle, ["sat"], time_limit=100).status == "unique"
+    assert given == [100]  # no deadline in force: the back end's own limit
+    with compile_deadline(time.perf_counter() - 1), pytest.raises(OutOfTime):
+        crosscheck(puzzle, ["sat"])

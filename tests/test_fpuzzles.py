@@ -19,7 +19,7 @@ from cp_sudoku.constraints.globalpairs import NegativeRatio, Nonconsecutive
 from cp_sudoku.constraints.outside import LittleKiller, Sandwich, XSum
 from cp_sudoku.constraints.sumlines import Arrow, RegionSumLine
 from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.io import read_file, read_text
+from cp_sudoku.io import parse_text, read_file, read_text, to_text
 from cp_sudoku.io.fpuzzles import from_data, parse_fpuzzles
 from cp_sudoku.io.fpuzzles_link import decode, encode, link
 from cp_sudoku.io.fpuzzles_write import fpuzzles, rule_key, to_fpuzzles
@@ -86,6 +86,19 @@ def test_a_file_of_links_reads_one_puzzle_per_line(data: Path, tmp_path: Path) -
     assert [e.line for e in entries] == [2, 4]
     assert [e.puzzle.name for e in entries] == ["Peak Sudoku by Rangsk", "Ripples by Philip Newman"]
     assert entries[1].puzzle.givens[(0, 0)] == 9  # Ripples' given at r1c1
+
+
+@pytest.mark.parametrize(
+    "layout", [{"indent": 2}, {"indent": 1, "sort_keys": True}, {"sort_keys": True}]
+)
+def test_json_spread_over_lines_or_with_keys_reordered_is_detected(
+    data: Path, tmp_path: Path, layout: dict[str, Any]
+) -> None:
+    record = peak(data)
+    path = tmp_path / "pretty.json"
+    path.write_bytes(json.dumps(record, **layout).replace("\n", "\r\n").encode())
+    (entry,) = list(read_file(path))
+    assert entry.puzzle == from_data(record)[0]
 
 
 def test_only_given_values_are_givens_and_pencil_marks_restrict(data: Path) -> None:
@@ -172,6 +185,30 @@ def test_outside_clues_run_from_the_clue_into_the_grid(data: Path) -> None:
     assert LittleKiller([(0, 1), (1, 0)], 5) in rules
 
 
+#: The one-cell diagonals of a 4x4: (clue, direction, corner cell).
+CORNER_KILLERS = [
+    ("R0C2", "DL", (0, 0)), ("R2C0", "UR", (0, 0)), ("R0C3", "DR", (0, 3)), ("R2C5", "UL", (0, 3)),
+    ("R3C0", "DR", (3, 0)), ("R5C2", "UL", (3, 0)), ("R3C5", "DL", (3, 3)), ("R5C3", "UR", (3, 3)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("clue", "direction", "corner"), CORNER_KILLERS)
+def test_a_little_killer_on_one_corner_cell_reads_checks_and_round_trips(
+    data: Path, clue: str, direction: str, corner: tuple[int, int]
+) -> None:
+    digit = solution(data, "rangsk-peak-sudoku")[4 * corner[0] + corner[1]]
+    for total, verdict in ((digit, "unique"), (digit % 4 + 1, "none")):
+        record = peak(data)
+        record["littlekillersum"].append(
+            {"cell": clue, "direction": direction, "value": str(total)}
+        )
+        puzzle = from_data(record)[0]
+        assert LittleKiller([corner], total) in puzzle.constraints
+        assert crosscheck(puzzle).status == verdict
+        assert from_data(to_fpuzzles(puzzle))[0] == puzzle
+        assert parse_text(to_text(puzzle)) == puzzle
+
+
 def test_arrows_with_pills_and_several_lines(data: Path) -> None:
     record = peak(data)
     record["arrow"] = [
@@ -221,6 +258,14 @@ def test_overlapping_clones_become_one_clone_per_pair(data: Path) -> None:
         (
             lambda d: d.update(sandwichsum=[{"cell": "R0C0", "value": "3"}]),
             "sandwichsum[0]: the clue at r0c0 is on no row or column",
+        ),
+        (
+            lambda d: d["grid"][0][0].update(value=1, given="true"),
+            "grid r1c1: 'given' must be true or false, got 'true'",
+        ),
+        (
+            lambda d: d["grid"][0][0].update(value=1, given=1),
+            "grid r1c1: 'given' must be true or false, got 1",
         ),
         (
             lambda d: d["grid"][0][0].update(colour=3),
@@ -535,6 +580,10 @@ SHAPES = {
     "little-killer-pointing-away-from-the-grid": (
         {"littlekillersum": [{"cell": "R0C2", "direction": "UR", "value": "5"}]},
         "littlekillersum[0]: the clue at r0c2 points at no cell of the grid",
+    ),
+    "little-killer-direction-not-a-string": (
+        {"littlekillersum": [{"cell": "R0C3", "direction": ["DL"], "value": "5"}]},
+        "littlekillersum[0]: direction must be UR, UL, DR or DL, got ['DL']",
     ),
     "little-killer-clue-inside-the-grid": (
         {"littlekillersum": [{"cell": "R2C2", "direction": "DR", "value": "5"}]},

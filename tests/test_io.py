@@ -291,3 +291,25 @@ def test_a_grid_past_9x9_without_an_alphabet_reads_back_as_written() -> None:
         text = to_text(puzzle)
         assert text.splitlines()[1] == "alphabet: numbers"
         assert parse_text(text) == puzzle
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "..3......1..4..2",
+        "kind: sudoku\ngrid:\n..3.\n....\n.1..\n4..2\n",
+        '{"size": 4, "grid": [' + ", ".join(["[{}, {}, {}, {}]"] * 4) + "]}",
+        "12,3",
+    ],
+)
+def test_a_byte_order_mark_before_the_first_line_is_dropped(text: str) -> None:
+    """stdin, the argument and the service's text are not opened ``utf-8-sig``: a BOM
+    from a Windows tool made a 4x4 line 17 symbols and an f-puzzles JSON a 26x26."""
+
+    def read(text: str) -> list[object]:
+        try:
+            return [(e.puzzle, str(e.error)) for e in read_text(text)]
+        except PuzzleError as error:
+            return [str(error)]
+
+    assert read("\ufeff" + text) == read(text)

@@ -96,10 +96,13 @@ def test_a_future_lock_left_taken_by_a_ctrl_c_does_not_hang_the_stop() -> None:
     while not future.running() and time.monotonic() < deadline:
         time.sleep(0.05)
     future._condition.acquire()  # type: ignore[attr-defined]  # as the interrupt left it
-    stopping = threading.Thread(target=pool.stop, kwargs={"interrupted": True}, daemon=True)
-    stopping.start()
-    stopping.join(30)
-    assert not stopping.is_alive(), "ProcessPool.stop hung on a future's lock"
+    try:
+        stopping = threading.Thread(target=pool.stop, kwargs={"interrupted": True}, daemon=True)
+        stopping.start()
+        stopping.join(30)
+        assert not stopping.is_alive(), "ProcessPool.stop hung on a future's lock"
+    finally:  # let the manager thread end: the interpreter's exit joins it
+        future._condition.release()  # type: ignore[attr-defined]
 
 
 _STUCK_MANAGER_THEN_CTRL_C = """

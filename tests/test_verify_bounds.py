@@ -157,3 +157,11 @@ def test_reads_stop_at_their_cap(unique: Path, monkeypatch: pytest.MonkeyPatch) 
     result = verify_cli(unique)
     assert result.exit_code == 2
     assert "over 100 bytes: not read" in result.stderr
+
+
+def test_a_directory_is_verified_in_the_order_of_its_numbers(tmp_path: Path) -> None:
+    for name in ("p-10", "p-2", "p-1", "q-1", "p-9-3", "p-9-20"):
+        (tmp_path / f"{name}{certificate_module.SUFFIX}").write_text("{}")
+    found = [path.name for path in certificate_module.certificate_paths([tmp_path])]
+    order = ["p-1", "p-2", "p-9-3", "p-9-20", "p-10", "q-1"]
+    assert found == [f"{name}{certificate_module.SUFFIX}" for name in order]

@@ -149,6 +149,29 @@ def test_core_of_a_killer_names_the_cage() -> None:
     assert core.minimal is True
 
 
+def test_why_none_keeps_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deduction run and the checks of the core take the time limit (they had none:
+    ``check --explain --time-limit 2`` on a 16x16 palindrome without solution ran past
+    300 s in the nets technique)."""
+    import cp_sudoku.workbench.core as core_module
+
+    puzzle = pair_killer((3, 3, 7, 3, 3, 7, 7, 3))
+    limits: list[float | None] = []
+    explain = core_module.explain
+
+    def spy(puzzle, *args, time_limit=None, **rest):  # type: ignore[no-untyped-def]
+        limits.append(time_limit)
+        return explain(puzzle, *args, time_limit=time_limit, **rest)
+
+    monkeypatch.setattr(core_module, "explain", spy)
+    core = why_none(puzzle, time_limit=30)
+    assert limits == [30] and core.checks["core"] == "unsatisfiable"
+    late = check_core(puzzle, core.members, "backtrack", time_limit=1e-9)
+    assert late["core"] == "unknown" and set(late["dropped"]) == {"unknown"}
+    with pytest.raises(UsageError):
+        why_none(puzzle, time_limit=0)
+
+
 def test_a_solvable_puzzle_has_no_core() -> None:
     core = why_none(parse_line(THREE_SOLUTIONS))
     assert core.members == () and core.record()["sentence"] is None

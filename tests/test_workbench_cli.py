@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from click.testing import CliRunner
 
 from cp_sudoku.cli import main
+from cp_sudoku.io import parse_line
+from cp_sudoku.workbench import suggest
 
 THREE_SOLUTIONS = "34..12.....3...."
 TUTORIAL_4X4 = "......122..4.4.."
@@ -115,3 +118,39 @@ def test_candidates_time_limit_answers_unknown(data) -> None:  # type: ignore[no
     assert bad.exit_code == 2 and bad.output.count("\n") == 1
     full = json.loads(invoke("candidates", THREE_SOLUTIONS, "--time-limit", "60", "--json").stdout)
     assert full["status"] == "multiple" and full["stopped"] is None
+
+
+def test_suggest_holds_its_time_limit_in_the_cli_and_the_api() -> None:
+    """An empty 25x25 needs hundreds of givens, each found by a SAT call: the time limit
+    stops the search (it used to be ignored: a 16x16 whispers puzzle ran past 120 s)."""
+    started = time.perf_counter()
+    result = invoke("suggest", "." * 625, "--alphabet", "1-9A-P", "--time-limit", "0.2")
+    assert time.perf_counter() - started < 60  # a hang bound, not a speed target
+    assert result.exit_code == 3, result.output
+    assert result.stdout.startswith("stopped by the time limit after ")
+    assert result.stdout.rstrip().endswith(" ms") and "no proposal" in result.stdout
+    found = suggest(parse_line("." * 625, alphabet="1-9A-P"), time_limit=0.2)
+    assert (found.stopped, found.status, found.givens) == ("time limit", "unknown", ())
+    assert found.record()["stopped"] == "time limit"
+
+
+@pytest.mark.parametrize("command", ["check", "solve"])
+def test_the_core_of_explain_takes_the_time_limit(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cp_sudoku.cli.check
+    import cp_sudoku.cli.solve
+
+    module = cp_sudoku.cli.check if command == "check" else cp_sudoku.cli.solve
+    limits: list[float | None] = []
+    why_none = module.why_none
+
+    def spy(puzzle, **options):  # type: ignore[no-untyped-def]
+        limits.append(options.get("time_limit"))
+        return why_none(puzzle, **options)
+
+    monkeypatch.setattr(module, "why_none", spy)
+    extra = ["--explain", "--jobs", "1"] if command == "check" else []
+    result = invoke(command, *extra, "--time-limit", "7", HIDDEN_NONE)
+    assert result.exit_code == 1, result.output
+    assert limits == [7]

@@ -87,6 +87,9 @@ class MrvSearch(Search):
     """
 
     RESTART_TRIES = 2000
+    #: Each try propagates to a fixpoint, which takes 0.1 s on a 100 x 100 grid: the clock
+    #: is read at every try (about 0.1 microseconds against tens for a try of a 9 x 9).
+    check_every = 1
     SEED = 20061
     weight: list[int]  # per full unit, then per table rule: 1 + contradictions there
 

@@ -21,6 +21,7 @@ from cp_sudoku.backends.backtrack_rules import DigitSets, Layers, Rule, Tuples, 
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
 from cp_sudoku.constraints import AllDifferent, Constraint, Linear, Pair, Table
 from cp_sudoku.constraints.automaton import Automaton
+from cp_sudoku.constraints.base import check_deadline, checked
 from cp_sudoku.deduction.groups import group_peers
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
@@ -60,18 +61,20 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
     size = len(puzzle.cells)
     rules = [part for constraint in puzzle.constraints for part in _parts(puzzle, constraint)]
     differ = [c for c in rules if isinstance(c, Unit | AllDifferent)]
-    peer_sets = [set(p) for p in group_peers(puzzle)]
+    peer_sets = [checked(set(p)) for p in group_peers(puzzle)]
     for part in differ:  # the all-different parts of decompositions (anti-knight pairs ...)
+        check_deadline()  # a 100 x 100 grid's loops here take seconds: the time limit holds
         members = [index[c] for c in part.cells]
         for i in members:
             peer_sets[i].update(j for j in members if j != i)
-    peers = [sorted(p) for p in peer_sets]
+    peers = [checked(sorted(p)) for p in peer_sets]
     full_units = [[index[c] for c in u.cells] for u in differ if len(u.cells) == n]
     cages: list[Rule] = []
     cages_of: list[list[int]] = [[] for _ in range(size)]
     for constraint in rules:
         if isinstance(constraint, Unit | AllDifferent):
             continue
+        check_deadline()
         members = [index[c] for c in constraint.cells]
         rule: Rule
         if isinstance(constraint, Cage) and is_distinct_sum(constraint):
@@ -90,6 +93,7 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
         cages.append(rule)
     locks = []
     for k, unit in enumerate(full_units):
+        check_deadline()
         for other in full_units[k + 1 :]:
             inside = sorted(set(unit) & set(other))
             if len(inside) >= 2:
@@ -165,7 +169,7 @@ class Tables:
         top = low << (width - 1)
         self.unit_top = top & ((1 << (len(c.full_units) * width)) - 1)
         self.lock_top = top ^ self.unit_top
-        self.peer_mask = [bits(p) for p in c.peers]
+        self.peer_mask = [checked(bits(p)) for p in c.peers]
         self.all_cells = (1 << len(c.peers)) - 1
         self.all_total = sum(self.mult)
         # Indexed by group: full units, then locks (others_mask of a unit is unused).
@@ -204,6 +208,9 @@ class Search:
     ``start`` holds each cell's given value (shifted to ``1..n``), 0 when blank.
     """
 
+    #: Tries between two looks at the clock.
+    check_every: ClassVar[int] = CHECK_EVERY
+
     def __init__(
         self,
         compiled: PuzzleIndex,
@@ -224,11 +231,11 @@ class Search:
 
     def count_try(self) -> None:
         """Count one try; raise :class:`Stop` past ``max_tries`` or, every
-        :data:`CHECK_EVERY` tries, past the clock's deadline."""
+        :attr:`check_every` tries, past the clock's deadline."""
         self.tries += 1
         if self.max_tries is not None and self.tries > self.max_tries:
             raise Stop
-        if self.tries % CHECK_EVERY == 0 and self.clock.expired():
+        if self.tries % self.check_every == 0 and self.clock.expired():
             raise Stop
 
     def record(self, grid: tuple[int, ...]) -> None:

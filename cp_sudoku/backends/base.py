@@ -103,6 +103,26 @@ def _repeated_givens(puzzle: Puzzle) -> list[Clash]:
     return found
 
 
+def _contradictions(puzzle: Puzzle) -> list[Clash]:
+    """Givens that repeat in a unit, or a target past any sum or product: ``none``,
+    whichever back end runs (no solver should see a contradiction in its givens, nor
+    such a number).
+
+    Raises:
+        PuzzleError: a target some values reach, but too large for a 64-bit solver.
+    """
+    far = _repeated_givens(puzzle) or (out_of_reach(puzzle) if puzzle.cages else [])
+    if not far:
+        huge = next((cage for cage in puzzle.cages if not in_range(cage.target)), None)
+        if huge is not None:
+            raise PuzzleError(
+                f"a cage target of {len(str(huge.target))} digits that its cells could "
+                f"reach: no back end here takes targets over {MAX_DIGITS} digits",
+                cells=huge.cells,
+            )
+    return far
+
+
 def check_limits(limit: int, time_limit: float | None) -> float | None:
     """Validate a solution limit and a time limit; the time limit to use.
 
@@ -291,28 +311,16 @@ class Backend(ABC):
         reason = self.declines(puzzle)
         if reason is not None:
             return Result(self.name, "unknown", (), False, 0.0, {}, 0, "declined", reason)
-        # Givens that repeat in a unit, or a target past any sum or product: none, whichever
-        # back end runs (no solver should see a contradiction in its givens, nor such a number)
-        far = _repeated_givens(puzzle) or (out_of_reach(puzzle) if puzzle.cages else [])
-        if not far:  # a target some values reach, but too large for a 64-bit solver
-            huge = next((cage for cage in puzzle.cages if not in_range(cage.target)), None)
-            if huge is not None:
-                raise PuzzleError(
-                    f"a cage target of {len(str(huge.target))} digits that its cells could "
-                    f"reach: no back end here takes targets over {MAX_DIGITS} digits",
-                    cells=huge.cells,
-                )
-        if far:
-            why = "; ".join(clash.message for clash in far)
-            return Result(self.name, "none", (), True, 0.0, {}, 0, None, why)
         with self._lock:
             clock = Clock(time_limit)
             sink = Sink(limit, limit if keep is None else min(keep, limit))
             stats: dict[str, int] = {}
+            far: list[Clash] = []
             reason = None
             try:
-                with compile_deadline(clock.deadline):
-                    complete = self.search(puzzle, sink, clock, stats)
+                with compile_deadline(clock.deadline):  # the whole work, given checks included
+                    far = _contradictions(puzzle)
+                    complete = not far and self.search(puzzle, sink, clock, stats)
                 stopped = None
             except Interrupted:
                 complete, stopped = False, "interrupted"
@@ -321,6 +329,9 @@ class Backend(ABC):
             except Unsupported as error:  # a type it cannot express, a table past the cap
                 complete, stopped, reason = False, "declined", str(error)
             seconds = time.perf_counter() - clock.start
+        if far:
+            why = "; ".join(clash.message for clash in far)
+            return Result(self.name, "none", (), True, seconds, {}, 0, None, why)
         complete = complete and not sink.full
         if not complete and stopped is None:
             stopped = self._stop_reason(sink, clock)

@@ -33,6 +33,7 @@ import sys
 from typing import ClassVar
 
 from cp_sudoku.backends.base import Backend, Clock, Interrupted, Sink
+from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.encodings.exact_cover import to_exact_cover
 from cp_sudoku.encodings.shapes import Shape, shape_of
 from cp_sudoku.encodings.size import within
@@ -41,8 +42,9 @@ from cp_sudoku.model import Puzzle, Unit
 #: The most entries the conflict lists may hold (about 140 bytes each): an empty 36 x 36
 #: Latin square has 4.9 million.
 MAX_CONFLICTS = 5_000_000
-#: Nodes between two looks at the clock.
-CLOCK_NODES = 2048
+#: Nodes between two looks at the clock (a node of a 16 x 16 killer takes up to a
+#: millisecond: every 2,048 nodes let a 0.5 s limit run to 1.8 s).
+CLOCK_NODES = 64
 #: Added to the count of a column that needs no watching (covered, or secondary), so that
 #: the count of a watched column alone can fall to 0 or 1 (one comparison per update).
 UNWATCHED = 1 << 40
@@ -70,6 +72,7 @@ class Matrix:
         # cover() likewise leaves the covered column's own count alone)
         self.conflicts: list[tuple[tuple[int, tuple[int, ...]], ...]] = []
         for option, columns in enumerate(cover.covers):
+            check_deadline()  # a 16 x 16's 4,096 options take a second in all
             others = {o for column in columns for o in self.column_options[column]}
             others.discard(option)
             self.conflicts.append(

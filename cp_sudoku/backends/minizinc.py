@@ -51,14 +51,30 @@ def missing() -> str | None:
     return None
 
 
-def _solve(instance: Any, limit: int, timeout: timedelta | None) -> Any:
-    """``instance.solve``, in a thread of its own when this thread runs an event loop
-    (Jupyter, an async server): the package's synchronous call starts one of its own."""
+#: The process is ended this long after the time limit it was given (seconds) when it has
+#: not answered by then: starting ``minizinc`` alone takes 0.6 s on a loaded machine, and
+#: its ``--time-limit`` does not count that.
+GRACE = 0.05
+
+
+def _solve(instance: Any, limit: int, seconds: float | None) -> Any:
+    """``instance.solve_async`` run to its end, or ended ``seconds`` (+ :data:`GRACE`) after
+    it started (None then); in a thread of its own when this thread runs an event loop
+    (Jupyter, an async server)."""
+
+    async def bounded() -> Any:
+        if seconds is None:
+            return await instance.solve_async(nr_solutions=limit)
+        solving = instance.solve_async(nr_solutions=limit, time_limit=timedelta(seconds=seconds))
+        try:  # a cancelled solve terminates the process and waits for it
+            return await asyncio.wait_for(solving, seconds + GRACE)
+        except TimeoutError:
+            return None
 
     def run() -> Any:
         with warnings.catch_warnings():  # Debian's Gecode library overrides globals: noise
             warnings.simplefilter("ignore")
-            return instance.solve(nr_solutions=limit, timeout=timeout)
+            return asyncio.run(bounded())
 
     try:
         asyncio.get_running_loop()
@@ -119,11 +135,18 @@ class MiniZincBackend(Backend):
         model.add_string(written.text)
         instance = minizinc.Instance(self._gecode, model)
         remaining = clock.remaining()
-        timeout = None if remaining is None else timedelta(seconds=max(remaining, 0.001))
         try:
-            result = _solve(instance, sink.limit, timeout)
+            result = _solve(
+                instance, sink.limit, None if remaining is None else max(remaining, 0.001)
+            )
         except KeyboardInterrupt:
             raise Interrupted from None
+        except minizinc.error.MiniZincError:
+            if clock.expired():  # a solver started with no time left can fail to start
+                return False
+            raise
+        if result is None:  # ended at the time limit, before it answered
+            return False
         found = result.solution or []
         for solution in found if isinstance(found, list) else [found]:
             if sink.add(written.decode(solution.x, puzzle)):

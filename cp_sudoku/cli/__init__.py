@@ -1,53 +1,34 @@
 """The ``cp-sudoku`` command line: a thin shell over the package API.
 
-One module per command; the shared options (:mod:`.options`), input
-resolution (:mod:`.inputs`), the interactive prompt (:mod:`.prompt`),
-progress bars (:mod:`.progress`) and the exit-code policy (:mod:`.exits`)
-are small modules of their own.  Every command runs its puzzles through the
-one solve loop, :mod:`cp_sudoku.run`.  Results go to stdout; progress,
-summaries and diagnostics to stderr.  Exit codes: :mod:`cp_sudoku.cli.exits`.
+One module per command; the group and its registry of commands
+(:mod:`.app`), the shared options (:mod:`.options`), input resolution
+(:mod:`.inputs`), the interactive prompt (:mod:`.prompt`), progress bars
+(:mod:`.progress`) and the exit-code policy (:mod:`.exits`) are small
+modules of their own; :mod:`.start` is the console script.  Every command
+runs its puzzles through the one solve loop, :mod:`cp_sudoku.run`.  Results
+go to stdout; progress, summaries and diagnostics to stderr.  Exit codes:
+:mod:`cp_sudoku.cli.exits`.
+
+Importing this package imports nothing else (``main`` and ``COMMANDS`` come
+from :mod:`.app` on first use), so that :mod:`.start` can set the Ctrl-C
+handling before the imports that take a fraction of a second.
 """
 
 from __future__ import annotations
 
-import click
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a few ms)
+if TYPE_CHECKING:
+    from typing import Any
 
-from cp_sudoku import __version__
-from cp_sudoku.cli.group import Group
-
-#: Every command, by name: ``"module:attribute"`` of its click command, imported
-#: when the command is used.  Register a new command here, and only here.
-COMMANDS: dict[str, str] = {
-    "solve": "cp_sudoku.cli.solve:solve",
-    "check": "cp_sudoku.cli.check:check",
-    "count": "cp_sudoku.cli.count:count",
-    "candidates": "cp_sudoku.cli.candidates:candidates",
-    "suggest": "cp_sudoku.cli.suggest:suggest_command",
-    "compare": "cp_sudoku.cli.compare:compare",
-    "export": "cp_sudoku.cli.export:export",
-    "generate": "cp_sudoku.cli.generate:generate",
-    "bench": "cp_sudoku.cli.bench:bench",
-    "prove": "cp_sudoku.verify.commands:prove",
-    "verify": "cp_sudoku.verify.commands:verify",
-    "serve": "cp_sudoku.service.command:serve",
-}
-
-
-@click.group(cls=Group, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="cp-sudoku")
-def main() -> None:
-    """Formulate and verify Sudoku-like puzzles with cross-checked back ends.
-
-    \b
-    Examples:
-      cp-sudoku solve --example
-      cp-sudoku check models/sudoku-9x9-tutorial.txt
-      cp-sudoku check ../shared/data/sudoku/royle-17clue.txt --json --jobs 2 > results.jsonl
-
-    Exit codes: 0 every puzzle is unique; 1 some puzzle has no solution or
-    several; 2 bad input or usage; 3 unknown, back ends that disagree, a
-    contradicted stated solution; 70 an internal error (a bug); 130 interrupted.
-    """
-
+    from cp_sudoku.cli.app import COMMANDS, main
 
 __all__ = ["COMMANDS", "main"]
+
+
+def __getattr__(name: str) -> Any:
+    """``main`` and ``COMMANDS``, from :mod:`cp_sudoku.cli.app` when first asked for."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from cp_sudoku.cli import app
+
+    return getattr(app, name)

@@ -1,5 +1,5 @@
 """``python -m cp_sudoku.cli``: the ``cp-sudoku`` command."""
 
-from cp_sudoku.cli import main
+from cp_sudoku.cli.start import main
 
 main()

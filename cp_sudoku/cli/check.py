@@ -105,15 +105,24 @@ def check(
     ):
         io.earlier(summary.earlier)  # the rows of an earlier run, when resumed (not printed)
         for outcome in found:
-            tally.finish(io.out, _line(outcome, as_json, io.err, explain))
+            tally.finish(io.out, _line(outcome, as_json, io.err, explain, plan.time_limit))
             io.advance(1)
-    print_summary(console, summary, table["cluster"] or f"--jobs {jobs}", table["output"])
+    used = summary.workers or jobs
+    where = f"--jobs {jobs}" if used == jobs else f"--jobs {jobs} capped at {used}"
+    print_summary(console, summary, table["cluster"] or where, table["output"])
     sys.exit(summary.code)
 
 
-def _line(outcome: Outcome[Checked], as_json: bool, err: Emit, explain: bool = False) -> str:
-    """The stdout line of one puzzle (with ``explain``, the lines that follow it); its
-    diagnostics go to ``err``."""
+def _line(
+    outcome: Outcome[Checked],
+    as_json: bool,
+    err: Emit,
+    explain: bool = False,
+    time_limit: float | None = None,
+) -> str:
+    """The stdout line of one puzzle (with ``explain``, the lines that follow it, the core
+    of a puzzle without solution found within ``time_limit``); its diagnostics go to
+    ``err``."""
     entry, checked = outcome.entry, outcome.value
     if checked is None:
         err(f"cp-sudoku: error: {entry.error}")
@@ -122,7 +131,8 @@ def _line(outcome: Outcome[Checked], as_json: bool, err: Emit, explain: bool = F
     for line in problems(entry.label, checked.verdict, checked.mismatch):
         err(line)
     verdict, puzzle = checked.verdict, entry.puzzle
-    core = why_none(puzzle) if explain and puzzle and explained(verdict) else None
+    wanted = explain and puzzle and explained(verdict)
+    core = why_none(puzzle, time_limit=time_limit) if wanted else None
     if as_json:
         record = verdict_record(entry, verdict, checked.mismatch, checked.grade)
         return json.dumps(with_core(record, core) if core else record)

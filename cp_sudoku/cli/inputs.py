@@ -25,6 +25,15 @@ def _puzzle_like(text: str) -> bool:
     return len(text) >= 16 and blank_or_digit >= 0.8 * len(text)
 
 
+def _names_a_file(target: str, reading: Reading) -> bool:
+    """A path (``/``), a name with an extension that is no puzzle, or, without
+    ``--alphabet``, a word with no digit and no blank (``models``): the default
+    alphabets are digits (and letters after 9), so no puzzle is written that way."""
+    if "/" in target or (re.search(r"\.[a-z][a-z0-9]{1,4}$", target) and not _puzzle_like(target)):
+        return True
+    return reading.alphabet is None and re.search(r"[0-9._]", target) is None
+
+
 def entries(target: str | None, reading: Reading) -> Iterator[Entry]:
     """Puzzles from a file, from stdin (``-`` or None), or from the argument itself.
 
@@ -39,7 +48,7 @@ def entries(target: str | None, reading: Reading) -> Iterator[Entry]:
         return read_file(target, box=box, alphabet=alphabet, format=format_)
     if _is(target, Path.is_dir):
         raise UsageError(f"{target} is a directory: expected a puzzle file or a puzzle")
-    if "/" in target or (re.search(r"\.[a-z][a-z0-9]{1,4}$", target) and not _puzzle_like(target)):
+    if _names_a_file(target, reading):
         raise UsageError(f"no such file: {target}")
     return read_argument(target, "<argument>", box=box, alphabet=alphabet, format=format_)
 

@@ -52,15 +52,22 @@ def solve(puzzle: str | None, example: bool, solving: Solving, reading: Reading)
     def show(entry: Entry, puzzle: Puzzle, checked: Checked) -> int:
         for line in problems(entry.label, checked.verdict, checked.mismatch):
             click.echo(line, err=True)
-        text = _text(entry, puzzle, checked.verdict, checked.mismatch)
+        text = _text(entry, puzzle, checked.verdict, checked.mismatch, plan.time_limit)
         exits.tally().finish(click.echo, ("\n" if exits.tally().done else "") + text)
         return of_verdict(checked.verdict, checked.mismatch)
 
     sys.exit(each_puzzle(source, reading, check, plan, show))
 
 
-def _text(entry: Entry, puzzle: Puzzle, verdict: Verdict, mismatch: str | None) -> str:
-    """The side-by-side display and the statistics lines of one solved puzzle."""
+def _text(
+    entry: Entry,
+    puzzle: Puzzle,
+    verdict: Verdict,
+    mismatch: str | None,
+    time_limit: float | None = None,
+) -> str:
+    """The side-by-side display and the statistics lines of one solved puzzle (the core
+    of one without solution found within ``time_limit``)."""
     lines = [] if entry.source in _UNLABELLED else [entry.label]
     if verdict.solution:
         lines.append(side_by_side(puzzle, verdict.solution))
@@ -73,7 +80,7 @@ def _text(entry: Entry, puzzle: Puzzle, verdict: Verdict, mismatch: str | None) 
     lines.append("")
     lines.append(status_sentence(verdict))
     if explained(verdict):
-        lines.extend(why_lines(why_none(puzzle)))
+        lines.extend(why_lines(why_none(puzzle, time_limit=time_limit)))
     if mismatch:
         lines.append(f"Stated solution contradicted: {mismatch}.")
     for name, result in verdict.results.items():

@@ -51,9 +51,13 @@ def suggest_command(
       cp-sudoku suggest ../shared/data/sudoku/serg-benchmark-multi.txt --json | jq .added
       cp-sudoku suggest killer.txt --backend cpsat --backend backtrack
 
+    --time-limit bounds the search for the proposal; what is left of it
+    bounds each back end of the cross-check.
+
     Exit codes: 0 the proposal (or the puzzle) is unique by the cross-check;
     1 the puzzle has no solution; 2 bad input; 3 the cross-check did not
-    confirm the proposal (unknown or disagreement).
+    confirm the proposal (unknown or disagreement), or --time-limit stopped
+    the search.
     """
 
     def show(entry: Entry, puzzle: Puzzle, result: Suggestion) -> int:
@@ -75,12 +79,23 @@ class _Proposal:
 
     def __call__(self, entry: Entry, backends: Sequence[Backend], plan: Plan) -> Suggestion:
         assert entry.puzzle is not None
-        return suggest(entry.puzzle, plan.lineup(entry.puzzle, backends), rounds=self.rounds)
+        return suggest(
+            entry.puzzle,
+            plan.lineup(entry.puzzle, backends),
+            rounds=self.rounds,
+            time_limit=plan.time_limit,
+        )
 
 
 def sentence(entry: Entry, puzzle: Puzzle, result: Suggestion) -> str:
     """``add r3c8=2 r7c3=2 r8c4=9 (3 givens, the fewest for this solution): unique``."""
     prefix = label(entry)
+    if result.stopped is not None:
+        return (
+            f"{prefix}stopped by the {result.stopped} after {result.solutions_seen} other "
+            f"solution{'' if result.solutions_seen == 1 else 's'} met: no proposal, "
+            f"{ms(result.seconds)}"
+        )
     if result.target is None:
         return f"{prefix}no solution: no given can help"
     if not result.givens:
@@ -106,6 +121,6 @@ def sentence(entry: Entry, puzzle: Puzzle, result: Suggestion) -> str:
 
 
 def _code(result: Suggestion) -> int:
-    if result.target is None:
+    if result.target is None and result.stopped is None:
         return exits.NOT_UNIQUE
     return exits.OK if result.status == "unique" and result.agree else exits.UNKNOWN

@@ -108,6 +108,17 @@ def check_deadline() -> None:
         raise OutOfTime("compiling passed the time limit")
 
 
+_Item = TypeVar("_Item")
+
+
+def checked(item: _Item) -> _Item:
+    """``item``, once :func:`check_deadline` has passed: for the per-cell steps of a
+    compile, as in ``[checked(sorted(p)) for p in peers]`` (10,000 cells of a 100 x 100
+    grid, each a fraction of a millisecond, seconds in all)."""
+    check_deadline()
+    return item
+
+
 @dataclass(frozen=True)
 class Mark:
     """One thing to draw, as data: the terminal drawing and the page render marks
@@ -282,6 +293,7 @@ class Constraint:
             OutOfTime: past the deadline of :func:`compile_deadline`.
         """
         self._check_width()
+        check_deadline()  # before each table, however small: a rule may make thousands
         size = len(self.cells)
         before: list[list[int]] = [[] for _ in range(size)]
         pairs = combinations(range(size), 2) if self.distinct_values else differ
@@ -301,6 +313,9 @@ class Constraint:
         steps = [0]
 
         def extend(pos: int) -> None:
+            steps[0] += 1  # leaves too: a 4-cell table of 16 values has 65,536 of them
+            if steps[0] % 4096 == 0:
+                check_deadline()
             if pos == size:
                 if self.holds(chosen):
                     found.append(tuple(chosen))
@@ -310,9 +325,6 @@ class Constraint:
                             + (f" (each of the {size}! orders of a tuple is one)" * orders)
                         )
                 return
-            steps[0] += 1
-            if steps[0] % 4096 == 0:
-                check_deadline()
             for value in domains[pos]:
                 if any(chosen[i] == value for i in before[pos]):
                     continue

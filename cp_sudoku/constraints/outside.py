@@ -71,7 +71,7 @@ class OutsideClue(Constraint):
         object.__setattr__(self, "total", total)
         if isinstance(total, bool) or not isinstance(total, int):
             raise PuzzleError(f"{self.type_name}: the clue must be an integer, got {total!r}")
-        step = step_of(self.cells)
+        step = self.inward
         straight = all((b[0] - a[0], b[1] - a[1]) == step for a, b in pairwise(self.cells))
         if not self.cells or step not in self.steps or not straight:
             raise PuzzleError(
@@ -81,9 +81,14 @@ class OutsideClue(Constraint):
             )
 
     @property
+    def inward(self) -> tuple[int, int]:
+        """The step from the clue inwards, cell to cell (:func:`step_of`)."""
+        return step_of(self.cells)
+
+    @property
     def side(self) -> str:
         """Where the clue stands (``top`` ...) or the direction it points (``DL`` ...)."""
-        return self.steps[step_of(self.cells)]
+        return self.steps[self.inward]
 
     def describe(self) -> str:
         """``sandwichsum 15 (top) r1c3-...-r9c3``."""
@@ -111,6 +116,16 @@ class LittleKiller(OutsideClue):
     summary: ClassVar[str] = "digits along the arrow's diagonal sum to the clue"
     fpuzzles_key: ClassVar[str | None] = "littlekillersum"
     steps: ClassVar[dict[tuple[int, int], str]] = DIRECTIONS
+
+    @property
+    def inward(self) -> tuple[int, int]:
+        """The diagonal step; a one-cell diagonal is a corner cell, which the diagonal at
+        right angles to the grid's own diagonal through it crosses alone: down-left for
+        r1c1 and the opposite corner (row = column), down-right for the other two."""
+        if len(self.cells) == 1:
+            row, column = self.cells[0]
+            return (1, -1) if row == column else (1, 1)
+        return step_of(self.cells)
 
     def holds(self, values: Sequence[int]) -> bool:
         """The sum."""

@@ -32,11 +32,9 @@ class _Als:
 def _sets(st: State) -> list[_Als]:
     """Every ALS, each once (with the first group holding it); a group's are found once
     per content of its cells."""
-    cand, placed = st.cand, st.placed
     known = st.shared.setdefault("als", {})
     found: dict[int, _Als] = {}
-    for k, (group, contents) in enumerate(zip(st.s.groups, st.contents(False), strict=True)):
-        key = (k, contents(cand), contents(placed))
+    for group, key in zip(st.s.groups, st.group_ids(False), strict=True):
         sets = known.get(key)
         if sets is None:
             sets = known[key] = _group_sets(st, group)
@@ -51,22 +49,10 @@ def _group_sets(st: State, group: Group) -> list[_Als]:
     open_cells = [i for i in group.cells if not st.placed[i]]
     top = min(MAX_CELLS, len(open_cells) - 1)
     by_size: list[list[tuple[int, ...]]] = [[] for _ in range(top + 1)]
-
-    def extend(start: int, chosen: tuple[int, ...], union: int) -> None:
-        # depth first in prefix order: each size's sets come out as combinations gives them
-        for j in range(start, len(open_cells)):
-            i = open_cells[j]
-            mask = union | cand[i]
-            if mask.bit_count() > top + 1:
-                continue  # more cells only add values
-            grown = (*chosen, i)
-            if mask.bit_count() == len(grown) + 1:
-                by_size[len(grown)].append(grown)
-            if len(grown) < top:
-                extend(j + 1, grown, mask)
-
     if top >= 1:
-        extend(0, (), 0)
+        # a cell with more values than the largest ALS has is in none
+        fitting = [i for i in open_cells if cand[i].bit_count() <= top + 1]
+        _extend(cand, fitting, 0, (), 0, top, by_size)
     digit_cells = st.digit_cells()
     found: list[_Als] = []
     for size_sets in by_size:
@@ -86,6 +72,30 @@ def _group_sets(st: State, group: Group) -> list[_Als]:
                 seeing[d] = see
             found.append(_Als(cells, mask, group.name, holders, seeing))
     return found
+
+
+def _extend(
+    cand: list[int],
+    cells: list[int],
+    start: int,
+    chosen: tuple[int, ...],
+    union: int,
+    top: int,
+    by_size: list[list[tuple[int, ...]]],
+) -> None:
+    """Depth first in prefix order, so each size's sets come out as ``combinations``
+    gives them: every ALS of at most ``top`` cells extending ``chosen`` (values
+    ``union``) with cells from ``cells[start:]``, into ``by_size``."""
+    for j in range(start, len(cells)):
+        i = cells[j]
+        mask = union | cand[i]
+        if mask.bit_count() > top + 1:
+            continue  # more cells only add values
+        grown = (*chosen, i)
+        if mask.bit_count() == len(grown) + 1:
+            by_size[len(grown)].append(grown)
+        if len(grown) < top:
+            _extend(cand, cells, j + 1, grown, mask, top, by_size)
 
 
 def als_xz(st: State) -> Step | None:
@@ -116,7 +126,12 @@ def als_xz(st: State) -> Step | None:
             a_cells, a_see = a.cells, a.seeing[x]
             if not a_zs or not a_see & lows:
                 continue
-            near = [p for c in bits(a_see & lows) for p in lowest[c] if p > q]
+            near = []
+            seen = a_see & lows
+            while seen:  # the bits of seen, highest first
+                c = seen.bit_length() - 1
+                near.extend(p for p in lowest[c] if p > q)
+                seen ^= 1 << c
             near.sort()
             for p in near:
                 b, b_useful = holding[p]

@@ -191,8 +191,7 @@ def naked_subset(size: int, rating: float) -> Finder:
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
         barren = st.barren(("naked subset", size))
-        for k, (group, contents) in enumerate(zip(st.s.groups, st.contents(False), strict=True)):
-            key = (k, contents(cand), contents(placed))
+        for group, key in zip(st.s.groups, st.group_ids(False), strict=True):
             if key in barren:
                 continue
             open_cells = [i for i in group.cells if not placed[i]]
@@ -232,8 +231,7 @@ def hidden_subset(size: int, rating: float) -> Finder:
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
         barren = st.barren(("hidden subset", size))
-        for k, (group, contents) in enumerate(zip(st.s.full, st.contents(True), strict=True)):
-            key = (k, contents(cand), contents(placed))
+        for group, key in zip(st.s.full, st.group_ids(True), strict=True):
             if key in barren:
                 continue
             barren.add(key)  # taken back below if the group gives a step
@@ -268,12 +266,9 @@ def fish(size: int, rating: float) -> Finder:
         cells = st.s.cells
         barren = st.barren(("fish", size))
         digit_cells, placed_cells = st.digit_cells(), st.placed_cells()
-        for base_role, cover_role, axis in (("row", "column", 1), ("column", "row", 0)):
-            bases = [(g, st.s.masks[k]) for k, g in enumerate(st.s.full) if g.role == base_role]
-            covers = {cells[g.cells[0]][axis]: g for g in st.s.full if g.role == cover_role}
+        for axis, bases, covers, covered in _fish_lines(st):
             if len(bases) < 2 * size or not covers:
                 continue
-            covered = sum(1 << k for k in covers)
             for digit in range(len(st.s.values)):
                 key = (axis, digit, digit_cells[digit], placed_cells[digit])
                 if key in barren:
@@ -308,6 +303,23 @@ def fish(size: int, rating: float) -> Finder:
         return None
 
     return find
+
+
+def _fish_lines(
+    st: State,
+) -> list[tuple[int, list[tuple[Group, int]], dict[int, Group], int]]:
+    """Per orientation: the axis of the covers' coordinate, the bases with their cells
+    (bit set), the covers by coordinate and those coordinates as a bit set (once per
+    puzzle)."""
+    found = st.shared.get("fish lines")
+    if found is None:
+        full, cells = st.s.full, st.s.cells
+        found = st.shared["fish lines"] = []
+        for base_role, cover_role, axis in (("row", "column", 1), ("column", "row", 0)):
+            bases = [(g, st.s.masks[k]) for k, g in enumerate(full) if g.role == base_role]
+            covers = {cells[g.cells[0]][axis]: g for g in full if g.role == cover_role}
+            found.append((axis, bases, covers, sum(1 << k for k in covers)))
+    return found
 
 
 def xy_wing(st: State) -> Step | None:

@@ -72,32 +72,27 @@ class Links:
 def links_of(st: State, kind: str) -> Links:
     """The links of ``kind`` (``x``, ``xy``, ``aic``) in ``st``'s candidate grid, built
     once per grid for every kind."""
-    cand, placed = tuple(st.cand), tuple(st.placed)
-    known = st.memo.get("links")
-    if known is None or known[0] != cand or known[1] != placed:
-        known = st.memo["links"] = (cand, placed, _kinds(st))
-    return known[2][kind]
+    return st.per_grid("links", lambda: _kinds(st))[kind]
 
 
 def _kinds(st: State) -> dict[str, Links]:
     n, values, cand = len(st.cand), len(st.s.values), st.cand
     digit_cells, peer_masks = st.digit_cells(), st.s.peer_masks
     open_cells = st.open()
-    cell_cands = [0] * n
     weak_digit = [0] * (n * values)  # weak links within one digit (group peers)
-    for i in open_cells:
-        for d in bits(cand[i]):
-            cell_cands[i] |= 1 << (d * n + i)
-            weak_digit[d * n + i] = (peer_masks[i] & digit_cells[d]) << (d * n)
-    weak_all = list(weak_digit)  # and within one cell
-    for i in open_cells:
-        for d in bits(cand[i]):
-            k = d * n + i
-            weak_all[k] |= cell_cands[i] & ~(1 << k)
+    weak_all = [0] * (n * values)  # and within one cell
     in_cells: dict[int, int] = {}
     for i in open_cells:
-        if cand[i].bit_count() == 2:
-            a, b = bits(cand[i])
+        digits = bits(cand[i])
+        in_cell = 0
+        for d in digits:
+            in_cell |= 1 << (d * n + i)
+        for d in digits:
+            k = d * n + i
+            weak_digit[k] = found = (peer_masks[i] & digit_cells[d]) << (d * n)
+            weak_all[k] = found | in_cell ^ (1 << k)
+        if len(digits) == 2:
+            a, b = digits
             _link(in_cells, a * n + i, b * n + i)
     in_groups: dict[int, int] = {}
     for gbits in st.s.masks:
@@ -162,46 +157,45 @@ def _shortest_from(links: Links, w: int, limit: int) -> _Chain | None:
     return None
 
 
-def _shortest_length(links: Links, w: int, limit: int) -> int | None:
-    """The number of nodes of :func:`_shortest_from`'s chain, or None (the same
-    breadth-first search over bit sets, without the paths)."""
+def _first_shortest(links: Links, starts: Iterable[int], limit: int) -> tuple[int, int] | None:
+    """``(nodes, w)`` of the first start ``w`` whose shortest chain (:func:`_shortest_from`)
+    is the shortest of all (at most ``limit`` nodes), or None.
+
+    The same breadth-first searches over bit sets, without the paths, one per start and
+    advanced a level at a time together: the first start to reach a chain at the lowest
+    level is the answer, and no search goes deeper than that level."""
     strong, weak, linked = links.strong, links.weak, links.linked
-    w_weak = weak[w]
-    seen_off, seen_on = 1 << w, 0
-    frontier = 1 << w
+    # per start: w, the candidates it sees, those reached off, those reached on, frontier
+    searches = [(w, weak[w], 1 << w, 0, 1 << w) for w in starts]
     nodes = 1
-    while frontier and nodes + 1 <= limit:
-        reached = 0
-        for u in bits(frontier & linked):
-            reached |= strong[u]
-        reached &= ~seen_on
-        seen_on |= reached
+    while searches and nodes + 1 <= limit:
+        check_deadline()
         nodes += 1
-        ends = bits(reached)
-        for y in ends:
-            if w_weak & weak[y]:
-                return nodes
+        going = []
+        for w, w_weak, seen_off, seen_on, frontier in searches:
+            reached = 0
+            rest = frontier & linked
+            while rest:  # the bits of rest, highest first
+                u = rest.bit_length() - 1
+                reached |= strong[u]
+                rest ^= 1 << u
+            reached &= ~seen_on
+            seen_on |= reached
+            frontier = 0
+            while reached:
+                y = reached.bit_length() - 1
+                if w_weak & weak[y]:
+                    return nodes, w
+                frontier |= weak[y]
+                reached ^= 1 << y
+            frontier &= ~seen_off
+            if frontier:
+                going.append((w, w_weak, seen_off | frontier, seen_on, frontier))
         if nodes + 2 > limit:
             break
-        frontier = 0
-        for y in ends:
-            frontier |= weak[y]
-        frontier &= ~seen_off
-        seen_off |= frontier
+        searches = going
         nodes += 1
     return None
-
-
-def _first_shortest(links: Links, starts: Iterable[int], limit: int) -> tuple[int, int] | None:
-    """``(nodes, w)`` of the first start ``w`` whose shortest chain is the shortest of
-    all (at most ``limit`` nodes), or None."""
-    best: tuple[int, int] | None = None
-    for w in starts:
-        check_deadline()
-        found = _shortest_length(links, w, best[0] - 1 if best else limit)
-        if found is not None:
-            best = (found, w)
-    return best
 
 
 def _path(parent: dict[tuple[int, bool], int], w: int, y: int) -> tuple[int, ...]:
@@ -229,7 +223,7 @@ def chain(kind: str, max_nodes: int = 20):
         if best is None:
             return None
         shortest = _shortest_from(found, best[1], best[0])
-        assert shortest is not None  # the same search as _shortest_length's
+        assert shortest is not None  # the same search as _first_shortest's
         nodes = len(shortest.nodes) + 2  # with the target, at both ends
         removes = _removes(st, found, shortest.targets)
         text = f"{technique} {_notation(found, shortest.nodes)}: one end is true, so " + (
@@ -278,21 +272,24 @@ def _reach(links: Links, start: int) -> tuple[int, int, list[int], list[int]]:
     weak, strong, linked = links.weak, links.strong, links.linked
     on, off = 1 << start, 0
     made_on, made_off = [on], []
-    frontier = [start]
-    while frontier:
+    made = on
+    while made:
         fresh = 0
-        for u in frontier:
+        while made:  # the bits of made, highest first
+            u = made.bit_length() - 1
             fresh |= weak[u]
+            made ^= 1 << u
         fresh &= ~off
         off |= fresh
         made_off.append(fresh)
-        made = 0
-        for u in bits(fresh & linked):
+        rest = fresh & linked
+        while rest:
+            u = rest.bit_length() - 1
             made |= strong[u]
+            rest ^= 1 << u
         made &= ~on
         on |= made
         made_on.append(made)
-        frontier = bits(made)
     return on, off, made_on, made_off
 
 
@@ -345,8 +342,9 @@ def forcing_chains(st: State) -> Step | None:
             continue
         removes = tuple(sorted((st.s.cells[k % n], st.s.values[k // n]) for k in bits(off)))
         places = [(k % n, k // n) for k in placed]
-        text = f"forcing chains from every option of {where}: each leads to the same " + (
-            "placement" if places else "eliminations"
+        text = (
+            f"forcing chains from every option of {st.option_name(where)}: each leads to the "
+            f"same {'placement' if places else 'eliminations'}"
         )
         step = st.step(
             "forcing chains",

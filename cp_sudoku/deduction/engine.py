@@ -175,9 +175,10 @@ class Explanation:
 
 def _contradiction(st: State) -> str | None:
     """Where the candidates show there is no solution, or None."""
-    for i in st.open():
-        if not st.cand[i]:
-            return f"{cell_name(st.s.cells[i])} has no candidate left"
+    if 0 in st.cand:  # else no cell is without a candidate
+        for i in st.open():
+            if not st.cand[i]:
+                return f"{cell_name(st.s.cells[i])} has no candidate left"
     for group in st.s.full:
         seen = 0
         for i in group.cells:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from cp_sudoku.constraints.base import check_deadline, checked
 from cp_sudoku.model import Cell, Constraint, Puzzle, Unit
 
 
@@ -91,6 +92,7 @@ def structure(puzzle: Puzzle) -> Structure:
     members: list[set[int]] = [set() for _ in puzzle.cells]
     houses: list[list[Group]] = [[] for _ in puzzle.cells]
     for group in groups:
+        check_deadline()  # a 100 x 100 grid's peers take a second: a time limit holds
         for i in group.cells:
             members[i].update(group.cells)
             if group.full:
@@ -98,8 +100,12 @@ def structure(puzzle: Puzzle) -> Structure:
     full = tuple(g for g in groups if g.full)
     masks = tuple(g.mask for g in full)
     crossings = tuple(
-        tuple(
-            k for k, other in enumerate(masks) if other != mask and (other & mask).bit_count() > 1
+        checked(
+            tuple(
+                k
+                for k, other in enumerate(masks)
+                if other != mask and (other & mask).bit_count() > 1
+            )
         )
         for mask in masks
     )
@@ -110,8 +116,8 @@ def structure(puzzle: Puzzle) -> Structure:
         full=full,
         masks=masks,
         crossings=crossings,
-        peers=tuple(frozenset(m - {i}) for i, m in enumerate(members)),
-        peer_masks=tuple(sum(1 << p for p in m - {i}) for i, m in enumerate(members)),
+        peers=tuple(checked(frozenset(m - {i})) for i, m in enumerate(members)),
+        peer_masks=tuple(checked(sum(1 << p for p in m - {i})) for i, m in enumerate(members)),
         houses=tuple(tuple(h) for h in houses),
         rules=tuple(c for c in puzzle.constraints if not isinstance(c, Unit)),
     )

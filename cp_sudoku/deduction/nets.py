@@ -166,7 +166,10 @@ def net(level: int) -> Callable[[State], Step | None]:
             rating = base + length_bonus(sum(steps for _, _, steps in states) + 2)
             if best is not None and rating >= best[0]:
                 continue
-            text = f"forcing net from every option of {where}: each leads to the same result"
+            text = (
+                f"forcing net from every option of {st.option_name(where)}: each leads to the "
+                "same result"
+            )
             cells = [i for i, _ in starts]
             digits = sorted({d for _, d in starts})
             step = st.step(technique, rating, cells, digits, text, removes=removes, places=places)

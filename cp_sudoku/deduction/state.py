@@ -73,6 +73,10 @@ def _positions(mask: int) -> list[int]:
     return found
 
 
+#: What a set of alternatives is: a cell (index), or a digit in a full group.
+Option = int | tuple[int, Group]
+
+
 class State:
     """The candidate grid: ``cand[i]`` is cell ``i``'s mask; ``placed[i]`` whether its
     value is settled (and removed from its peers)."""
@@ -124,20 +128,36 @@ class State:
         for cell, value in step.places:
             self.place(index[cell], value - first)
 
-    def alternatives(self) -> list[tuple[str, list[tuple[int, int]]]]:
-        """The sets of ``(cell, digit)`` options of which one must hold, each with its
-        name: every open cell's candidates (``r1c2``), every value's places in a full group
-        (``5 in row 3``); the branches of forcing chains and nets."""
-        found = []
+    def alternatives(self) -> list[tuple[Option, list[tuple[int, int]]]]:
+        """The sets of ``(cell, digit)`` options of which one must hold, each with what it
+        is (:meth:`option_name` says it in words): every open cell's candidates (the
+        cell), every value's places in a full group (digit and group); the branches of
+        forcing chains and nets."""
+        found: list[tuple[Option, list[tuple[int, int]]]] = []
+        cand, placed = self.cand, self.placed
         for i in self.open():
-            if self.cand[i].bit_count() >= 2:
-                found.append((cell_name(self.s.cells[i]), [(i, d) for d in bits(self.cand[i])]))
+            if cand[i].bit_count() >= 2:
+                found.append((i, [(i, d) for d in bits(cand[i])]))
         for group in self.s.full:
-            for d in bits(self.all & ~self.placed_mask(group)):
-                places = self.where(group, d)
-                if len(places) >= 2:
-                    found.append((f"{self.value(d)} in {group.name}", [(i, d) for i in places]))
+            places: dict[int, list[tuple[int, int]]] = {
+                d: [] for d in bits(self.all & ~self.placed_mask(group))
+            }
+            for i in group.cells:
+                if not placed[i]:
+                    for d in bits(cand[i]):
+                        if d in places:
+                            places[d].append((i, d))
+            for d, options in places.items():
+                if len(options) >= 2:
+                    found.append(((d, group), options))
         return found
+
+    def option_name(self, option: Option) -> str:
+        """``r1c2`` for a cell's candidates, ``5 in row 3`` for a value's places."""
+        if isinstance(option, int):
+            return cell_name(self.s.cells[option])
+        digit, group = option
+        return f"{self.value(digit)} in {group.name}"
 
     def digit_cells(self) -> tuple[int, ...]:
         """Per digit, the open cells that may take it, as a bit set over cell indices."""
@@ -149,39 +169,59 @@ class State:
 
     def _digit_sets(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(digit_cells, placed_cells), computed once per candidate grid."""
-        cand, placed = tuple(self.cand), tuple(self.placed)
-        known = self.memo.get("digit_sets")
-        if known is not None and known[0] == cand and known[1] == placed:
-            return known[2]
+        return self.per_grid("digit sets", self._count_digits)
+
+    def _count_digits(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         found = [0] * len(self.s.values)
         done = [0] * len(self.s.values)
-        for i in range(len(cand)):
-            for d in bits(cand[i]):
-                if placed[i]:
-                    done[d] |= 1 << i
-                else:
-                    found[d] |= 1 << i
-        result = tuple(found), tuple(done)
-        self.memo["digit_sets"] = (cand, placed, result)
-        return result
+        placed = self.placed
+        for i, m in enumerate(self.cand):
+            into, cell = done if placed[i] else found, 1 << i
+            for d in _SMALL_BITS.get(m) or bits(m):
+                into[d] |= cell
+        return tuple(found), tuple(done)
+
+    def per_grid(self, name: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per candidate grid (kept in :attr:`memo` under ``name``)."""
+        cand, placed = tuple(self.cand), tuple(self.placed)
+        known = self.memo.get(name)
+        if known is not None and known[0] == cand and known[1] == placed:
+            return known[2]
+        value = compute()
+        self.memo[name] = (cand, placed, value)
+        return value
 
     def barren(self, finder: object) -> set[Any]:
-        """The keys a finder recorded as giving no step: each key holds the candidates
-        that part of its search reads, so the record is true in every state."""
+        """The keys a finder recorded as giving no step: each key stands for the
+        candidates that part of its search reads (a :meth:`group_ids` id, say), so the
+        record is true in every state."""
         found = self.shared.get(finder)
         if found is None:
             found = self.shared[finder] = set()
         return found
 
-    def contents(self, full: bool) -> list[Callable[[Sequence[Any]], Any]]:
-        """Per group (per full group if ``full``): a function giving, from ``cand`` or
-        ``placed``, the entries of that group's cells as a tuple (the first cell once
-        more, so that a one-cell group gives a tuple too)."""
-        key = ("contents", full)
-        found = self.shared.get(key)
-        if found is None:
+    def group_ids(self, full: bool) -> list[int]:
+        """Per group (per full group if ``full``): a number for its content (its cells'
+        candidates and whether each is placed), the same in every state of this puzzle
+        for the same group and content, and different for another group or content."""
+        return self.per_grid(f"group ids {full}", lambda: self._name_groups(full))
+
+    def _name_groups(self, full: bool) -> list[int]:
+        key = ("group contents", full)
+        known = self.shared.get(key)
+        if known is None:
             groups = self.s.full if full else self.s.groups
-            found = self.shared[key] = [itemgetter(*g.cells, g.cells[0]) for g in groups]
+            # the first cell once more, so that a one-cell group gives a tuple too
+            known = self.shared[key] = ([itemgetter(*g.cells, g.cells[0]) for g in groups], {})
+        getters, ids = known
+        cand, placed = self.cand, self.placed
+        found = []
+        for k, contents in enumerate(getters):
+            content = (k, contents(cand), contents(placed))
+            number = ids.get(content)
+            if number is None:
+                number = ids[content] = len(ids)
+            found.append(number)
         return found
 
     def open(self) -> list[int]:

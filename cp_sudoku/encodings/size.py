@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
 
+from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.model import Puzzle, Unsupported, candidates
 
 #: The most cell values (candidates summed over the cells) CP-SAT, MIP and exact cover take:
@@ -57,6 +58,7 @@ def unit_clauses(puzzle: Puzzle, domains: Sequence[Sequence[int]]) -> int:
     index = puzzle.index
     count = sum(1 + len(d) * (len(d) - 1) // 2 for d in domains)
     for unit in puzzle.units:
+        check_deadline()
         holders = Counter(chain.from_iterable(domains[index[cell]] for cell in unit.cells))
         count += sum(k * (k - 1) // 2 + 1 for k in holders.values())
     return count

@@ -74,6 +74,8 @@ _CELL = re.compile(r"R([0-9]{1,6})C([0-9]{1,6})", re.IGNORECASE)
 #: What stands for an unknown cell in a stated ``solution`` (numeric strings are read first).
 UNKNOWN = (".", "", 0)
 _JSON_START = re.compile(r'\s*\{\s*"size"\s*:')
+#: A key of a JSON object, as the sniffer looks for it.
+_KEY = '"{}":'
 
 
 def default_box(n: int) -> tuple[int, int]:
@@ -183,8 +185,12 @@ class Reader:
                 if region is not None and (isinstance(region, bool) or not isinstance(region, int)):
                     raise PuzzleError(f"{where}: region must be an integer or null, got {region!r}")
                 self.region[(r, c)] = region
-                value = fields.get("value")
-                if fields.get("given") is True:
+                value, given = fields.get("value"), fields.get("given")
+                if given is not None and not isinstance(given, bool):  # never a dropped clue
+                    raise PuzzleError(
+                        f"{where}: 'given' must be true or false, got {reprlib.repr(given)}"
+                    )
+                if given:
                     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= n:
                         raise PuzzleError(f"{where}: a given must be a digit 1..{n}, got {value!r}")
                     self.givens[(r, c)] = value
@@ -456,7 +462,7 @@ def _outside(reader: Reader, key: str) -> Iterator[Constraint]:
         if key == "littlekillersum":
             direction = item.get("direction")
             steps = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
-            if direction not in steps:
+            if not isinstance(direction, str) or direction not in steps:
                 raise PuzzleError(f"{where}: direction must be UR, UL, DR or DL, got {direction!r}")
             if all(0 <= x < reader.n for x in clue):
                 raise PuzzleError(
@@ -667,10 +673,15 @@ def _entry(source: str, line: int, shown: str, text: str) -> Entry:
 
 def sniff_fpuzzles(head: list[str] | tuple[str, ...], source: str) -> str | None:
     """``fpuzzles`` when the source starts with f-puzzles JSON (``{"size":``, as f-puzzles
-    writes it), a compressed string or a link carrying one."""
-    first = next((line for line in head if not skipped(line)), None)
-    if first is None:
+    writes it, on one line or spread over several, as a pretty-printer writes it; or an
+    object whose first lines name both ``"size"`` and ``"grid"``, as one with its keys
+    reordered does), a compressed string or a link carrying one."""
+    lines = [line for line in head if not skipped(line)]
+    if not lines:
         return None
-    if _JSON_START.match(first):
+    text = "".join(lines)
+    if _JSON_START.match(text) or (
+        text.lstrip().startswith("{") and all(_KEY.format(key) in text for key in ("size", "grid"))
+    ):
         return "fpuzzles"
-    return "fpuzzles" if looks_like_fpuzzles(first) else None
+    return "fpuzzles" if looks_like_fpuzzles(lines[0]) else None

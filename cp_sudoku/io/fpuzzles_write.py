@@ -62,9 +62,9 @@ def _cage(data: Data, cage: Cage) -> None:
     _add(data, "killercage", {"cells": [name(c) for c in cage.cells], "value": str(cage.target)})
 
 
-def _outside_cell(cells: tuple[Cell, ...]) -> Cell:
-    step = step_of(cells)
-    return (cells[0][0] - step[0], cells[0][1] - step[1])
+def _outside_cell(rule: OutsideClue | Visibility) -> Cell:
+    step = rule.inward if isinstance(rule, OutsideClue) else step_of(rule.cells)
+    return (rule.cells[0][0] - step[0], rule.cells[0][1] - step[1])
 
 
 def _write(data: Data, rule: Constraint) -> None:
@@ -73,7 +73,7 @@ def _write(data: Data, rule: Constraint) -> None:
     if isinstance(rule, Cage):
         _cage(data, rule)
     elif isinstance(rule, Visibility):
-        clue = name(_outside_cell(rule.cells))
+        clue = name(_outside_cell(rule))
         _add(data, "skyscraper", {"cell": clue, "value": str(rule.count)})
     elif isinstance(rule, ChessRule | Nonconsecutive):
         data[str(key)] = True
@@ -96,10 +96,10 @@ def _write(data: Data, rule: Constraint) -> None:
     elif isinstance(rule, Indexer):
         _add(data, str(key), {"cells": [name(rule.cell)]})
     elif isinstance(rule, LittleKiller):
-        item = {"cell": name(_outside_cell(rule.cells)), "cells": cells, "value": str(rule.total)}
+        item = {"cell": name(_outside_cell(rule)), "cells": cells, "value": str(rule.total)}
         _add(data, "littlekillersum", {**item, "direction": rule.side})
     elif isinstance(rule, OutsideClue):
-        _add(data, str(key), {"cell": name(_outside_cell(rule.cells)), "value": str(rule.total)})
+        _add(data, str(key), {"cell": name(_outside_cell(rule)), "value": str(rule.total)})
     elif isinstance(rule, Arrow):
         line = [name(rule.start()), *(name(c) for c in rule.line)]
         _add(data, "arrow", {"cells": [name(c) for c in rule.pill], "lines": [line]})

@@ -211,12 +211,16 @@ _NOT_UTF8 = re.compile("[\udc80-\udcff]")
 def _utf8(lines: Iterable[str], source: str) -> Iterator[str]:
     """``lines`` (decoded with ``surrogateescape``), refusing a byte that is not UTF-8
     outside a ``#`` comment (naming line and column); such bytes in a comment are dropped.
+    A byte-order mark opening the first line is dropped, as a file opened ``utf-8-sig``
+    drops it (stdin, the argument and the service's text are not).
 
     Raises:
         PuzzleError: such a byte outside a comment.
     """
     for number, line in enumerate(lines, start=1):
-        if not _NOT_UTF8.search(line):
+        if number == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        if line.isascii() or not _NOT_UTF8.search(line):  # ASCII: no escaped byte, no search
             yield line
             continue
         bad = _NOT_UTF8.search(strip_comment(line))

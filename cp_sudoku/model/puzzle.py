@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Any, Generic, TypeVar, overload
 
 from cp_sudoku.constraints import Cage, Constraint, Unit
+from cp_sudoku.constraints.base import check_deadline, checked
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 Grid = tuple[int, ...]
@@ -189,7 +190,7 @@ class Puzzle:
     @property
     def index(self) -> Mapping[Cell, int]:
         """Cell -> its position in :attr:`cells` (and in a grid)."""
-        return _structure(self.cells, self.units)[0]
+        return _structure(self.cells, self.units).index
 
     @property
     def peers(self) -> Mapping[Cell, frozenset[Cell]]:
@@ -198,7 +199,7 @@ class Puzzle:
         Computed once per structure: puzzles that share their ``cells`` and
         ``units`` tuples (every Sudoku of one size and box) share it.
         """
-        return _structure(self.cells, self.units)[1]
+        return _structure(self.cells, self.units).peers()
 
     @_view
     def readers(self) -> tuple[Reader, ...]:
@@ -207,7 +208,8 @@ class Puzzle:
         Each is one ``operator.itemgetter``; the units' are shared by the
         puzzles of one structure.
         """
-        index, _, unit_readers = _structure(self.cells, self.units)
+        shared = _structure(self.cells, self.units)
+        index, unit_readers = shared.index, shared.readers
         if self.only_units:
             return unit_readers
         shared = iter(unit_readers)
@@ -283,8 +285,34 @@ class Puzzle:
 
 #: grid -> the values of a constraint's cells.
 Reader = Callable[[Sequence[int]], tuple[int, ...]]
-#: Of one (cells, units) pair: cell index, peers, the units' readers.
-_Structure = tuple[Mapping[Cell, int], Mapping[Cell, frozenset[Cell]], tuple[Reader, ...]]
+
+
+class _Structure:
+    """Of one (cells, units) pair: the cell index, the units' readers, and the peers
+    (computed on first use: 3 million pairs in a 100 x 100 Sudoku, which a compile that
+    needs only the index does not wait for)."""
+
+    def __init__(self, cells: tuple[Cell, ...], units: tuple[Unit, ...]) -> None:
+        self.index: Mapping[Cell, int] = MappingProxyType({c: i for i, c in enumerate(cells)})
+        self.readers = tuple(_reader([self.index[cell] for cell in unit.cells]) for unit in units)
+        self.units = units
+        self._peers: Mapping[Cell, frozenset[Cell]] | None = None
+
+    def peers(self) -> Mapping[Cell, frozenset[Cell]]:
+        """Cell -> the other cells of every unit it is in (read the time limit of
+        :func:`~cp_sudoku.constraints.base.compile_deadline` in force, if any)."""
+        if self._peers is None:
+            members: dict[Cell, set[Cell]] = {cell: set() for cell in self.index}
+            for unit in self.units:
+                check_deadline()
+                for cell in unit.cells:
+                    members[cell].update(unit.cells)
+            self._peers = MappingProxyType(
+                {cell: checked(frozenset(found - {cell})) for cell, found in members.items()}
+            )
+        return self._peers
+
+
 _STRUCTURES: dict[tuple[int, int], tuple[tuple[Cell, ...], tuple[Unit, ...], _Structure]] = {}
 #: (id(cells), id(units), rows, cols) -> (cells, units, the cells as a set), for the
 #: tuples a valid puzzle held: the next puzzle holding the very same ones skips their checks.
@@ -308,14 +336,7 @@ def _structure(cells: tuple[Cell, ...], units: tuple[Unit, ...]) -> _Structure:
     found = _STRUCTURES.get(key)
     if found is not None and found[0] is cells and found[1] is units:
         return found[2]
-    index = MappingProxyType({cell: i for i, cell in enumerate(cells)})
-    members: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
-    for unit in units:
-        for cell in unit.cells:
-            members[cell].update(unit.cells)
-    peers = MappingProxyType({cell: frozenset(p - {cell}) for cell, p in members.items()})
-    readers = tuple(_reader([index[cell] for cell in unit.cells]) for unit in units)
-    structure = (index, peers, readers)
+    structure = _Structure(cells, units)
     with _STRUCTURES_LOCK:
         if len(_STRUCTURES) >= _STRUCTURES_KEPT:
             _STRUCTURES.clear()

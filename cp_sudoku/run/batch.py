@@ -99,6 +99,7 @@ def check_run(
         entries, chosen = capped(reading.entries(), jobs)
         if chosen.note:
             note(f"cp-sudoku: {chosen.note}")
+        summary.workers = chosen.count
         size = CHUNK_IN_PROCESS if chosen.count == 1 and cluster is None else CHUNK_PER_WORKER
         with executor(chosen.count, cluster) as running:
             chunks = chunked(entries, size, check, plan, most=CHUNK_IN_PROCESS)
@@ -118,6 +119,7 @@ def check_run(
         if part.index not in done
     )
     count = workers(jobs, len(file.slices)).count if cluster is None else jobs
+    summary.workers = count
     with executor(count, cluster) as running:
         yield _outcomes(chunks, running, summary, spool, len(file.slices))
 

@@ -60,6 +60,8 @@ class Summary:
     ``time.perf_counter``.  With a table (``--output``), ``earlier`` counts the
     puzzles an earlier run left in it (a resume: counted, not checked again)
     and ``kept`` the rows its part files hold so far, the earlier ones included.
+    ``workers`` is how many workers the run used (``--jobs`` after its cap at the
+    cores and the puzzles; 0: not known).
     """
 
     statuses: Counter[str] = field(default_factory=Counter)
@@ -70,6 +72,7 @@ class Summary:
     code: int = OK
     earlier: int = 0
     kept: int = 0
+    workers: int = 0
     start: float = field(default_factory=time.perf_counter)
 
     #: The columns :meth:`add_columns` reads, besides each back end's seconds.

@@ -39,7 +39,8 @@ def suggest_one(text: str, options: Options) -> dict[str, Any]:
     """
     _, puzzle = _one_puzzle(text, options)
     plan = options.plan()
-    return suggest(puzzle, plan.lineup(puzzle, plan.built())).record()
+    lineup = plan.lineup(puzzle, plan.built())
+    return suggest(puzzle, lineup, time_limit=options.time_limit).record()
 
 
 def why_one(text: str, options: Options) -> dict[str, Any]:
@@ -49,7 +50,7 @@ def why_one(text: str, options: Options) -> dict[str, Any]:
         InputError: the text is not exactly one readable puzzle.
     """
     _, puzzle = _one_puzzle(text, options)
-    return why_none(puzzle).record()
+    return why_none(puzzle, time_limit=options.time_limit).record()
 
 
 def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[str, Any]:
@@ -82,9 +83,10 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
         "core": None,
     }
     if verdict.status == "multiple":
-        record["suggestion"] = suggest(puzzle, plan.lineup(puzzle, backends)).record()
+        lineup = plan.lineup(puzzle, backends)
+        record["suggestion"] = suggest(puzzle, lineup, time_limit=options.time_limit).record()
     elif verdict.status == "none" and verdict.agree:
-        core: Core = why_none(puzzle)
+        core: Core = why_none(puzzle, time_limit=options.time_limit)
         record["core"] = core.record()
         if verdict.reason is None and core.members:
             record["check"]["reason"] = f"{core.sentence()}; deduction: {core.steps.summary()}"

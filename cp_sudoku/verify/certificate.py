@@ -211,8 +211,16 @@ def beside(certificate: Path, name: object) -> Path:
     return certificate.parent / name
 
 
+def _in_number_order(path: Path) -> list[str | int]:
+    """A sort key that compares the runs of digits in ``path`` as numbers: the text and
+    the numbers alternate (``re.split`` with a group), so like meets like."""
+    parts = re.split(r"(\d+)", path.as_posix())
+    return [int(part) if index % 2 else part for index, part in enumerate(parts)]
+
+
 def certificate_paths(paths: list[Path]) -> list[Path]:
-    """Certificates named by ``paths``: files as given, directories searched for ``*.cert.json``.
+    """Certificates named by ``paths``: files as given, directories searched for ``*.cert.json``
+    (in the order of the numbers in their names: ``x-2`` before ``x-10``, as ``prove`` wrote them).
 
     Raises:
         PuzzleError: a path that does not exist, or a directory without certificates.
@@ -220,7 +228,7 @@ def certificate_paths(paths: list[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            inside = sorted(path.rglob(f"*{SUFFIX}"))
+            inside = sorted(path.rglob(f"*{SUFFIX}"), key=_in_number_order)
             if not inside:
                 raise PuzzleError(f"no *{SUFFIX} file in this directory", source=str(path))
             found += inside

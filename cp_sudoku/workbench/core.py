@@ -33,6 +33,7 @@ from pysat.examples.optux import OptUx
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
+from cp_sudoku.backends.base import Clock, check_limits
 from cp_sudoku.crosscheck import resolve
 from cp_sudoku.deduction import Explanation, explain
 from cp_sudoku.model import Cell, Puzzle, cell_name, violations
@@ -131,18 +132,25 @@ def why_none(
     check_backend: str | None = "backtrack",
     smallest: bool = True,
     budget: float = SMALLEST_BUDGET,
+    time_limit: float | None = None,
 ) -> Core:
     """The core and the deduction steps of ``puzzle`` (module docstring).
 
     ``check_backend``: the back end that re-checks the core (None: no check);
     ``smallest``: OptUx's smallest core, else MUSX's first minimal one;
     ``budget``: CPU seconds OptUx may take (checked between its hitting sets) before
-    MUSX's core is given instead (``Core.smallest`` False).
+    MUSX's core is given instead (``Core.smallest`` False), at most ``time_limit``;
+    ``time_limit``: seconds (None: none) for the deduction run (CPU, as
+    :func:`~cp_sudoku.deduction.explain` reads it; past it the run ends ``timeout``)
+    and for the checks of the core together (wall-clock; a check past it is
+    ``unknown``), so that a command's ``--time-limit`` holds here too.
     A puzzle with a solution gets an empty core.
 
     Raises:
-        UsageError: an unknown back-end name.
+        UsageError: an unknown back-end name, or a time limit that is not a positive
+            number.
     """
+    check_limits(1, time_limit)
     start = time.perf_counter()
     formula = selected(puzzle)
     wcnf = WCNF()
@@ -155,7 +163,8 @@ def why_none(
     found: list[int] = []
     proven = False
     if not satisfiable:  # OptUx fails on a satisfiable formula: nothing to extract
-        best = _smallest(wcnf, time.process_time() + budget) if smallest else None
+        most = budget if time_limit is None else min(budget, time_limit)
+        best = _smallest(wcnf, time.process_time() + most) if smallest else None
         proven = best is not None
         if best is None:
             with MUSX(wcnf, solver="g4", verbosity=0) as musx:
@@ -163,8 +172,10 @@ def why_none(
         found = best or []
     chosen = tuple(formula.members[k - 1] for k in sorted(found or ()))
     seconds = time.perf_counter() - start
-    steps = explain(puzzle)
-    checks = check_core(puzzle, chosen, check_backend) if chosen and check_backend else {}
+    steps = explain(puzzle, time_limit=time_limit)
+    checks = (
+        check_core(puzzle, chosen, check_backend, time_limit) if chosen and check_backend else {}
+    )
     return Core(
         chosen,
         len(formula.members),
@@ -198,15 +209,22 @@ def _smallest(wcnf: WCNF, deadline: float) -> list[int] | None:
             return None
 
 
-def check_core(puzzle: Puzzle, core: tuple[Member, ...], backend: str) -> dict[str, Any]:
+def check_core(
+    puzzle: Puzzle, core: tuple[Member, ...], backend: str, time_limit: float | None = None
+) -> dict[str, Any]:
     """What ``backend`` says of the core alone (``core``) and of each subset with one
     member dropped (``dropped``, in order): ``satisfiable`` (a checked solution found),
-    ``unsatisfiable`` (search exhausted) or ``unknown``."""
+    ``unsatisfiable`` (search exhausted) or ``unknown`` (also once ``time_limit``
+    wall-clock seconds for all the checks have passed; None: no limit)."""
     (solver,) = resolve(backend)
+    clock = Clock(time_limit)
 
     def status(kept: tuple[Member, ...]) -> str:
+        left = clock.remaining()
+        if left is not None and left <= 0:
+            return "unknown"
         subset = only(puzzle, kept)
-        result = solver.solve(subset, limit=1)
+        result = solver.solve(subset, limit=1, time_limit=left)
         if any(not violations(subset, grid) for grid in result.solutions):
             return "satisfiable"
         return "unsatisfiable" if result.complete and not result.solutions else "unknown"

@@ -21,7 +21,10 @@ Instances", CP 2011):
 
 Every proposal is checked: the puzzle with the added givens goes through
 the cross-check (:func:`cp_sudoku.crosscheck.crosscheck`), which must say
-``unique``.  The minimum is over proposals that single out this target; a
+``unique``.  A time limit bounds the encoding, each SAT call (the sat back
+end's :class:`~cp_sudoku.backends.sat.Stopper`) and each round; past it there
+is no proposal (``stopped``), and what is left of it bounds each back end of
+the cross-check.  The minimum is over proposals that single out this target; a
 different solution may need fewer, so ``targets`` solutions are tried (the
 first found, then others met) and the smallest proposal kept
 (``docs/performance.md`` compares with brute force on small grids).
@@ -39,6 +42,9 @@ from pysat.formula import WCNF
 from pysat.solvers import Solver
 
 from cp_sudoku.backends import Backend
+from cp_sudoku.backends.base import Clock, check_limits
+from cp_sudoku.backends.sat import Stopper
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.model import Cell, Grid, Puzzle, UsageError, cell_name, violations
@@ -64,7 +70,9 @@ class Suggestion:
     - ``status``: the cross-check's verdict on the puzzle with the givens
       added (``unique`` for every proposal; ``none`` for a puzzle without
       solution; ``unknown`` if a back end stopped); ``agree`` its agreement;
-    - ``seconds``: wall-clock time, the cross-check included.
+    - ``seconds``: wall-clock time, the cross-check included;
+    - ``stopped``: ``time limit`` when the time ran out before a proposal was
+      checked (then ``givens`` is empty and ``status`` is ``unknown``), else None.
     """
 
     givens: tuple[tuple[Cell, int], ...]
@@ -75,11 +83,12 @@ class Suggestion:
     status: str
     agree: bool
     seconds: float
+    stopped: str | None = None
 
     def record(self) -> dict[str, Any]:
         """JSON-ready: ``givens`` (``[{"cell": "r1c2", "value": 4}]``), ``added``, ``optimal``,
         ``lower_bound``, ``solutions_seen``, ``status`` (after adding), ``agree``,
-        ``seconds``."""
+        ``seconds``, ``stopped``."""
         return {
             "givens": [{"cell": cell_name(c), "value": v} for c, v in self.givens],
             "added": len(self.givens),
@@ -89,6 +98,7 @@ class Suggestion:
             "status": self.status,
             "agree": self.agree,
             "seconds": round(self.seconds, 6),
+            "stopped": self.stopped,
         }
 
 
@@ -98,43 +108,59 @@ def suggest(
     *,
     rounds: int = ROUNDS,
     targets: int = TARGETS,
+    time_limit: float | None = None,
 ) -> Suggestion:
     """Givens that make ``puzzle`` unique (module docstring), checked by ``backends``
     (None: the default cross-check, :func:`cp_sudoku.crosscheck.crosscheck`).
 
     ``targets``: how many solutions to try as the target (the first found,
     then the other solutions met, in order); the smallest proposal wins.
+    ``time_limit``: wall-clock seconds for the search (None: no limit); what is
+    left of it bounds each back end of the cross-check (module docstring).
 
     Raises:
-        UsageError: ``rounds`` negative or ``targets`` below 1, or a bad back-end name.
+        UsageError: ``rounds`` negative or ``targets`` below 1, a bad back-end name,
+            or a time limit that is not a positive number.
         RuntimeError: the solver returned a grid the checker rejects (a bug).
     """
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         raise UsageError(f"rounds must be an integer >= 0, got {rounds!r}")
     if isinstance(targets, bool) or not isinstance(targets, int) or targets < 1:
         raise UsageError(f"targets must be an integer >= 1, got {targets!r}")
-    start = time.perf_counter()
-    cnf = to_cnf(puzzle, "optimised")
-    with Solver(name=SOLVER, bootstrap_with=cnf.clauses) as sat:
-        first = _checked(puzzle, cnf, sat) if sat.solve() else None
-    best: tuple[list[int], bool, int, Grid] | None = None
+    clock = Clock(check_limits(1, time_limit))
+    first: Grid | None = None
     met: dict[Grid, None] = {}
-    queue = [first] if first is not None else []
-    while queue and targets > 0:
-        target = queue.pop(0)
-        targets -= 1
+    try:
+        with compile_deadline(clock.deadline):
+            cnf = to_cnf(puzzle, "optimised")
         with Solver(name=SOLVER, bootstrap_with=cnf.clauses) as sat:
-            search = _Search(puzzle, cnf, sat, target)
-            chosen, optimal, bound = search.run(rounds)
-        queue.extend(grid for grid in search.others if grid not in met and grid != first)
-        met.update(dict.fromkeys(search.others))
-        if best is None or len(chosen) < len(best[0]):
-            best = (chosen, optimal, bound, target)
-        if len(best[0]) <= 1:
-            break  # nothing can do better than one given (none when already unique)
-    chosen, optimal, bound, target = best or ([], True, 0, None)
-    givens = tuple(sorted((puzzle.cells[i], target[i]) for i in chosen)) if target else ()
-    verdict = crosscheck(replace(puzzle, givens={**puzzle.givens, **dict(givens)}), backends)
+            search = _Search(puzzle, cnf, sat, clock)
+            first = _checked(puzzle, cnf, sat) if search.solve([]) else None
+        best: tuple[list[int], bool, int, Grid] | None = None
+        queue = [first] if first is not None else []
+        while queue and targets > 0:
+            target = queue.pop(0)
+            targets -= 1
+            with Solver(name=SOLVER, bootstrap_with=cnf.clauses) as sat:
+                search = _Search(puzzle, cnf, sat, clock, target)
+                chosen, optimal, bound = search.run(rounds)
+            queue.extend(grid for grid in search.others if grid not in met and grid != first)
+            met.update(dict.fromkeys(search.others))
+            if best is None or len(chosen) < len(best[0]):
+                best = (chosen, optimal, bound, target)
+            if len(best[0]) <= 1:
+                break  # nothing can do better than one given (none when already unique)
+        chosen, optimal, bound, target = best or ([], True, 0, None)
+        givens = tuple(sorted((puzzle.cells[i], target[i]) for i in chosen)) if target else ()
+        left = clock.remaining()
+        if left is not None and left <= 0:
+            raise OutOfTime("the time limit passed before the cross-check")
+        verdict = crosscheck(
+            replace(puzzle, givens={**puzzle.givens, **dict(givens)}), backends, time_limit=left
+        )
+    except OutOfTime:
+        seconds = time.perf_counter() - clock.start
+        return Suggestion((), first, False, 0, len(met), "unknown", True, seconds, "time limit")
     return Suggestion(
         givens=givens,
         target=target,
@@ -143,7 +169,7 @@ def suggest(
         solutions_seen=len(met),
         status=verdict.status,
         agree=verdict.agree,
-        seconds=time.perf_counter() - start,
+        seconds=time.perf_counter() - clock.start,
     )
 
 
@@ -157,18 +183,38 @@ def _checked(puzzle: Puzzle, cnf: Cnf, sat: Solver) -> Grid:
 
 
 class _Search:
-    """One target, the other solutions met (with their difference sets), the SAT calls."""
+    """One target, the other solutions met (with their difference sets), the SAT calls
+    (each stopped by the clock: :class:`OutOfTime`); without a target, the calls alone."""
 
-    def __init__(self, puzzle: Puzzle, cnf: Cnf, sat: Solver, target: Grid) -> None:
+    def __init__(
+        self, puzzle: Puzzle, cnf: Cnf, sat: Solver, clock: Clock, target: Grid = ()
+    ) -> None:
         self.puzzle, self.cnf, self.sat, self.target = puzzle, cnf, sat, target
+        self.clock = clock
         self.others: dict[Grid, frozenset[int]] = {}  # each other solution met, in order
-        sat.add_clause(cnf.blocking_clause(target))  # [] when every cell is given
+        if target:
+            sat.add_clause(cnf.blocking_clause(target))  # [] when every cell is given
+
+    def solve(self, assumptions: list[int]) -> bool:
+        """The solver's answer under ``assumptions``.
+
+        Raises:
+            OutOfTime: the time limit passed first.
+        """
+        stopper = Stopper(self.sat, self.clock)
+        try:
+            answer = stopper.solve(assumptions)
+        finally:
+            stopper.close()
+        if answer is None:
+            raise OutOfTime("the time limit passed")
+        return answer
 
     def other(self, chosen: Iterable[int]) -> frozenset[int] | None:
         """The difference set of another solution agreeing with the target on
         ``chosen``, recorded; None when there is none (``chosen`` works)."""
         literal, target = self.cnf.literal, self.target
-        if not self.sat.solve(assumptions=[literal[i][target[i]] for i in chosen]):
+        if not self.solve([literal[i][target[i]] for i in chosen]):
             return None
         grid = _checked(self.puzzle, self.cnf, self.sat)
         diff = frozenset(i for i, v in enumerate(grid) if v != target[i])
@@ -182,6 +228,8 @@ class _Search:
             return [], True, 0
         bound = 1
         for _ in range(rounds):
+            if self.clock.expired():
+                raise OutOfTime("the time limit passed")
             best = minimum_hitting_set(list(self.others.values()))
             bound = len(best)
             if bound >= len(chosen):
