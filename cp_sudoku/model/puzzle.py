@@ -208,13 +208,12 @@ class Puzzle:
         Each is one ``operator.itemgetter``; the units' are shared by the
         puzzles of one structure.
         """
-        shared = _structure(self.cells, self.units)
-        index, unit_readers = shared.index, shared.readers
+        structure = _structure(self.cells, self.units)
         if self.only_units:
-            return unit_readers
-        shared = iter(unit_readers)
+            return structure.readers
+        index, units = structure.index, iter(structure.readers)
         return tuple(
-            next(shared) if isinstance(c, Unit) else _reader([index[cell] for cell in c.cells])
+            next(units) if isinstance(c, Unit) else _reader([index[cell] for cell in c.cells])
             for c in self.constraints
         )
 
