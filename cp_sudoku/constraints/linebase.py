@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
-from cp_sudoku.constraints.base import Constraint, Mark, parse_cells
+from cp_sudoku.constraints.base import Constraint, Mark, located_at, parse_cells
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
 
 L = TypeVar("L", bound="Line")
@@ -90,10 +90,8 @@ class Line(Constraint):
     @classmethod
     def from_text(cls: type[L], tokens: list[str], where: str) -> L:
         """Cells ``rXcY ...`` in line order."""
-        try:
+        with located_at(where):
             return cls(parse_cells(tokens, where))
-        except PuzzleError as error:
-            raise error.located(where) from None
 
     @classmethod
     def examples(cls: type[L], rows: int, cols: int) -> tuple[L, ...]:
