@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import (
     Cage,
@@ -117,10 +118,10 @@ def _breaks(puzzle: Puzzle, grid: tuple[object, ...]) -> list[str]:
 
 @st.composite
 def corrupted_grids(draw: st.DrawFn) -> tuple[Puzzle, tuple[object, ...]]:
-    """A 4x4, 6x6 or 9x9 Sudoku (givens from a solution, or clashing) and a grid: the
-    solution, or it with swapped cells, a value out of range, a bool, a float, a string,
-    a cell dropped or added."""
-    box = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3)]))
+    """A 4x4, 6x6, 9x9 or 16x16 Sudoku, with diagonals or windows, or a jigsaw (givens from
+    a solution, or clashing), and a grid: the solution, or it with swapped cells, a value
+    out of range, a bool, a float, a string, a cell dropped or added."""
+    box = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3), (3, 3), (4, 4)]))
     n = box[0] * box[1]
     digits = draw(st.permutations(range(1, n + 1)))
     solution = [
@@ -132,7 +133,8 @@ def corrupted_grids(draw: st.DrawFn) -> tuple[Puzzle, tuple[object, ...]]:
         givens[draw(st.integers(0, n * n - 1))] = draw(st.integers(1, n))
     grid: list[object] = list(solution)
     for _ in range(draw(st.integers(0, 3))):
-        i, j = draw(st.integers(0, n * n - 1)), draw(st.integers(0, n * n - 1))
+        i = draw(st.integers(0, len(grid) - 1))
+        j = draw(st.integers(0, len(grid) - 1))
         change = draw(st.sampled_from(["swap", "value", "bool", "float", "str", "drop", "add"]))
         if change == "swap":
             grid[i], grid[j] = grid[j], grid[i]
@@ -148,7 +150,11 @@ def corrupted_grids(draw: st.DrawFn) -> tuple[Puzzle, tuple[object, ...]]:
             grid.pop()
         elif change == "add":
             grid.append(1)
-    return sudoku(givens, box=box), tuple(grid)
+    shape = draw(st.sampled_from(["sudoku", "diagonals", "windows", "jigsaw"]))
+    if shape == "jigsaw":  # regions: the broken diagonals r + c = k (mod n)
+        return jigsaw(givens, [(i // n + i % n) % n for i in range(n * n)]), tuple(grid)
+    extras = () if shape == "sudoku" or (shape == "windows" and box != (3, 3)) else (shape,)
+    return sudoku(givens, box=box, extras=extras), tuple(grid)
 
 
 @settings(max_examples=400, deadline=None)
