@@ -229,7 +229,9 @@ class State:
             else:
                 cells = [
                     i
-                    for i, a, b, p, q in zip(range(len(cand)), old_cand, cand, old_placed, placed)
+                    for i, a, b, p, q in zip(
+                        range(len(cand)), old_cand, cand, old_placed, placed, strict=True
+                    )
                     if a != b or p != q
                 ]
                 value = update(old, Changes(cells, old_cand, old_placed))
