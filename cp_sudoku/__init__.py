@@ -21,31 +21,10 @@ import sys
 from importlib import import_module
 from types import ModuleType
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a few ms)
-if TYPE_CHECKING:
-    from typing import Any
-
-    from cp_sudoku.backends import available, get_backend
-    from cp_sudoku.backends.base import Result, Status
-    from cp_sudoku.crosscheck import Verdict, count, crosscheck, solutions
-    from cp_sudoku.io import parse_line, parse_text, read_file, to_text
-    from cp_sudoku.kinds.sudoku import sudoku
-    from cp_sudoku.model import (
-        Cage,
-        Cell,
-        CpSudokuError,
-        Grid,
-        Puzzle,
-        PuzzleError,
-        Unit,
-        UsageError,
-        is_solution,
-        violations,
-    )
-
 __version__ = "0.1.0"
 
-#: Each public name, by the module it is imported from on first use.
+#: Each public name, by the module it is imported from on first use.  Type checkers
+#: read the names from ``__init__.pyi`` instead (tests/test_api.py holds the two equal).
 EXPORTS: dict[str, str] = {
     **dict.fromkeys(["available", "get_backend"], "cp_sudoku.backends"),
     **dict.fromkeys(["Result", "Status"], "cp_sudoku.backends.base"),
@@ -69,35 +48,10 @@ EXPORTS: dict[str, str] = {
     ),
 }
 
-__all__ = [
-    "Cage",
-    "Cell",
-    "CpSudokuError",
-    "Grid",
-    "Puzzle",
-    "PuzzleError",
-    "Result",
-    "Status",
-    "Unit",
-    "UsageError",
-    "Verdict",
-    "__version__",
-    "available",
-    "count",
-    "crosscheck",
-    "get_backend",
-    "is_solution",
-    "parse_line",
-    "parse_text",
-    "read_file",
-    "solutions",
-    "sudoku",
-    "to_text",
-    "violations",
-]
+__all__ = [*EXPORTS, "__version__"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """A public name, imported from its module (:data:`EXPORTS`) when first asked for."""
     if name not in EXPORTS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -112,7 +66,7 @@ class _Package(ModuleType):
     system sets the submodule on its package; the eager imports this replaces bound the
     function after it)."""
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         if name in EXPORTS and isinstance(value, ModuleType):
             return
         super().__setattr__(name, value)

@@ -1,5 +1,5 @@
-"""Shared fixtures: the data folder, one in-process service, a puzzle parser, and the
-agreement check."""
+"""Shared fixtures: the data folder, the model files, one in-process service, a puzzle
+parser, and the agreement check."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ from cp_sudoku.crosscheck import Verdict, crosscheck
 from cp_sudoku.datasets import data_dir
 from cp_sudoku.io import parse_line
 from cp_sudoku.model import Puzzle, UsageError, is_solution
+
+#: The repository's instance files, each with its source and expected count.
+MODELS = Path(__file__).resolve().parents[1] / "models"
 
 
 @pytest.fixture(scope="session")
@@ -39,6 +42,19 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     db = tmp_path_factory.mktemp("service") / "jobs.sqlite3"
     with TestClient(create_app(Settings(db=db, workers=1))) as client:
         yield client
+
+
+def model_text(name: str) -> str:
+    """The puzzle text of ``models/<name>``: the file without its comment lines."""
+    text = (MODELS / name).read_text()
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("#"))
+
+
+def puzzle_file(folder: Path, *rows: str, name: str = "puzzles.txt") -> Path:
+    """``folder/name`` holding ``rows``, one a line (each ended by a newline)."""
+    path = folder / name
+    path.write_text("".join(f"{row}\n" for row in rows))
+    return path
 
 
 def lines(path: Path, count: int | None = None, step: int = 1) -> list[str]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import threading
 from pathlib import Path
 
 import pytest
 from conftest import lines
 
+import cp_sudoku
 from cp_sudoku import crosscheck
 from cp_sudoku.backends import DEFAULT_BACKENDS, get_backend
 from cp_sudoku.crosscheck import count, solutions
@@ -220,3 +222,21 @@ def test_a_skyscraper_clue_longer_than_its_line_is_bad_input_naming_it() -> None
     with pytest.raises(PuzzleError, match="a clue counts 1 to 5 buildings along 5 cells") as error:
         parse_text(text)
     assert error.value.cells == ((4, 4), (3, 4), (2, 4), (1, 4), (0, 4))
+
+
+def test_the_type_checkers_names_are_the_lazy_exports() -> None:
+    """``__init__.pyi`` (what type checkers read) re-exports each name of ``EXPORTS`` (what
+    the package imports on first use) from the same module, and ``import *`` gives them."""
+    stub = Path(cp_sudoku.__file__).with_suffix(".pyi")
+    exported = {
+        alias.asname: node.module
+        for node in ast.parse(stub.read_text()).body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname == alias.name
+    }
+    assert exported == cp_sudoku.EXPORTS
+    star: dict[str, object] = {}
+    exec("from cp_sudoku import *", star)
+    assert set(star) - {"__builtins__"} == {*cp_sudoku.EXPORTS, "__version__"}
+    assert star["crosscheck"] is crosscheck and star["Puzzle"] is Puzzle

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import lines
+from conftest import lines, puzzle_file
 
 from cp_sudoku.cli import main
 
@@ -88,8 +88,7 @@ def test_bad_input_is_one_line_without_traceback() -> None:
 
 
 def test_highest_exit_code_wins_and_other_puzzles_still_run(tmp_path: Path) -> None:
-    path = tmp_path / "mixed.txt"
-    path.write_text(f"{EASTER}\n{EASTER[:-1]}\n{MULTIPLE}\n")
+    path = puzzle_file(tmp_path, EASTER, EASTER[:-1], MULTIPLE)
     done = run("check", str(path), "--jobs", "1")
     assert done.returncode == 2
     assert f"{path}:1  unique" in done.stdout
@@ -216,8 +215,7 @@ def test_compare_has_one_row_per_back_end() -> None:
 
 
 def test_compare_sums_over_a_file(tmp_path: Path) -> None:
-    path = tmp_path / "two.txt"
-    path.write_text(f"{EASTER}\n{ANTI_BACKTRACK}\n")
+    path = puzzle_file(tmp_path, EASTER, ANTI_BACKTRACK)
     result = invoke("compare", str(path), "--backend", "sat")
     assert result.exit_code == 0
     assert "2 unique" in result.stdout
@@ -247,8 +245,7 @@ def test_export_cpsat_text_proto() -> None:
 
 
 def test_export_needs_exactly_one_puzzle(tmp_path: Path) -> None:
-    path = tmp_path / "two.txt"
-    path.write_text(f"{EASTER}\n{EASTER}\n")
+    path = puzzle_file(tmp_path, EASTER, EASTER)
     result = invoke("export", str(path), "--to", "dimacs")
     assert result.exit_code == 2
     assert f"export takes one puzzle; {path} holds 2" in result.stderr
@@ -279,8 +276,8 @@ def test_check_runs_cpsat_by_default_only_where_the_kernel_declines() -> None:
 
 def test_check_csv_reports_a_stated_solution_that_disagrees(tmp_path: Path) -> None:
     wrong = EASTER_SOLUTION[:-2] + EASTER_SOLUTION[-1] + EASTER_SOLUTION[-2]
-    path = tmp_path / "kaggle.csv"
-    path.write_text(f"quizzes,solutions\n{EASTER},{EASTER_SOLUTION}\n{EASTER},{wrong}\n")
+    rows = ["quizzes,solutions", f"{EASTER},{EASTER_SOLUTION}", f"{EASTER},{wrong}"]
+    path = puzzle_file(tmp_path, *rows, name="kaggle.csv")
     result = invoke("check", str(path), "--json", "--jobs", "1")
     assert result.exit_code == 3
     records = [json.loads(line) for line in result.stdout.splitlines()]
@@ -293,8 +290,7 @@ def test_check_csv_reports_a_stated_solution_that_disagrees(tmp_path: Path) -> N
 def test_jobs_2_output_is_in_input_order_and_equals_jobs_1(data: Path, tmp_path: Path) -> None:
     text = lines(data / "sudoku" / "magictour-top1465.txt", 30, step=41)
     text[7] = text[7] + "."
-    path = tmp_path / "mixed.txt"
-    path.write_text("\n".join(text) + "\n")
+    path = puzzle_file(tmp_path, *text)
 
     def without_times(output: str) -> list[list[str]]:
         return [line.split()[:3] for line in output.splitlines()]
@@ -312,8 +308,7 @@ def test_a_thousand_puzzles_end_to_end(data: Path, tmp_path: Path, unique: int) 
     text = lines(data / "sudoku" / "royle-17clue.txt", unique, step=47)
     text += lines(data / "sudoku" / "serg-benchmark-multi.txt", 10, step=997)
     total = unique + 10
-    path = tmp_path / "thousand.txt"
-    path.write_text(f"# {unique} unique, then 10 with several solutions\n" + "\n".join(text) + "\n")
+    path = puzzle_file(tmp_path, f"# {unique} unique, then 10 with several solutions", *text)
     done = run("check", str(path), "--json", "--jobs", "2")
     assert done.returncode == 1, done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import model_text
 
 from cp_sudoku.backends import get_backend
 from cp_sudoku.cli import main
@@ -23,18 +24,7 @@ from cp_sudoku.numbers import MAX_DIGITS, is_number, read_number
 
 HUGE = "9" * 5000  # over Python's 4,300-digit limit on reading an integer
 #: A KenKen that is unique, run after each bad puzzle: it must still be checked.
-GOOD = """kind: kenken
-size: 4
-cages:
-2* r1c2 r1c1 r2c1
-7+ r1c4 r1c3
-1- r4c1 r4c2
-2/ r3c4 r4c4
-2- r4c3 r3c3
-6* r2c3 r2c2
-2- r3c2 r3c1
-4 r2c4
-"""
+GOOD = model_text("kenken-4x4-issue4.txt")
 KILLER = "kind: killer\nsize: 4\ncages:\n{target}: r1c1,r1c2\n"
 CELL = "kind: killer\nsize: 4\ncages:\n3: r{row}c1,r1c2\n"
 KAKURO = (

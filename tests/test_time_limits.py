@@ -158,3 +158,89 @@ def _kenken_50() -> str:
             total = sum((i + j) % 50 + 1 for i, j in cells)
             lines.append(f"{total}? " + " ".join(f"r{i + 1}c{j + 1}" for i, j in cells))
     return "\n".join(lines) + "\n"
+
+
+#: The limit of the per-command tests below (a second: each test takes about that long).
+SHORT = 1.0
+#: Each command that takes ``--time-limit``, on the hidden-operator cage with one back end
+#: (``sat``), and the exit code of its honest unknown; ``--force`` lets ``prove`` write.
+#: ``check``, ``candidates`` and ``suggest`` have quick tests of their own elsewhere
+#: (above, ``tests/test_workbench_cli.py``), so theirs here are slow.
+COMMANDS = {
+    "check": (["--backend", "sat", "--jobs", "1"], 3),
+    "solve": (["--backend", "sat"], 3),
+    "count": (["--backend", "sat"], 3),
+    "compare": (["--backend", "sat"], 3),
+    "candidates": ([], 3),
+    "suggest": (["--backend", "sat"], 3),
+    "prove": (["--force"], 3),
+}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(c, marks=pytest.mark.slow) if c in ("check", "candidates", "suggest") else c
+        for c in sorted(COMMANDS)
+    ],
+)
+def test_every_command_keeps_its_time_limit(
+    tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole command, compiling included, within twice the limit (a second more for
+    reading and printing); ``prove`` used to write the cage's table past any limit (18 s
+    under a limit of 2, then exit 2 on the table's cap)."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "one-cage.txt"
+    path.write_text(CAGE["?"])
+    extra, code = COMMANDS[command]
+    started = time.perf_counter()
+    result = CliRunner().invoke(main, [command, str(path), *extra, "--time-limit", str(SHORT)])
+    assert result.exit_code == code, result.output
+    assert time.perf_counter() - started < 2 * SHORT + 1
+    assert "time limit" in result.output or "unknown" in result.output
+
+
+def test_generate_from_keeps_its_time_limit(data: Path) -> None:
+    """``generate --from`` on a sandwich Sudoku whose candidates alone take seconds."""
+    sandwich = str(data / "fpuzzles" / "rangsk-sandwich-sudoku.json")
+    started = time.perf_counter()
+    result = CliRunner().invoke(main, ["generate", "--from", sandwich, "--time-limit", "0.5"])
+    assert time.perf_counter() - started < 2 * 0.5 + 1
+    assert result.exit_code == 3 and "within the time limit" in result.output
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/count", {"puzzle": CAGE["?"], "backends": ["sat"]}),
+        ("/v1/prove", {"puzzle": CAGE["?"]}),
+        pytest.param("/v1/candidates", {"puzzle": CAGE["?"]}, marks=pytest.mark.slow),
+        pytest.param(
+            "/v1/suggest", {"puzzle": CAGE["?"], "backends": ["sat"]}, marks=pytest.mark.slow
+        ),
+        ("/v1/generate", {"size": 25}),
+    ],
+)
+def test_every_endpoint_keeps_its_time_limit(
+    service: TestClient, path: str, body: dict[str, object]
+) -> None:
+    """Each endpoint that takes ``time_limit`` answers within twice it, saying it stopped."""
+    assert service.post("/v1/check", json={"puzzle": "." * 16, "backends": ["sat"]}).is_success
+    started = time.perf_counter()
+    answer = service.post(path, json={**body, "time_limit": SHORT})
+    assert time.perf_counter() - started < 2 * SHORT + 1
+    assert answer.status_code == 200, answer.text
+    record = answer.json()
+    words = json.dumps(record)
+    assert "unknown" in words or "time limit" in words or record.get("failed"), record
+
+
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
+@pytest.mark.parametrize("limit", [0.1, 0.25, 0.5])
+def test_minizinc_keeps_small_limits(limit: float) -> None:
+    """``minizinc`` starts a process for the model's interface, then one for the solve,
+    which is ended at the limit (flattening included): within twice a limit down to a tenth
+    of a second (below that, the first process alone takes 0.08 to 0.18 s here)."""
+    for text in (CAGE["+"], CAGE["?"]):
+        _bounded_on(parse_text(text), "minizinc", limit)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import check_all, grid_of
+from conftest import MODELS, check_all, grid_of, model_text
 
 from cp_sudoku.io import detect_format, read_file
 from cp_sudoku.io import parse_text as parse_variant
@@ -22,20 +22,7 @@ def sniff(path: Path) -> str:
         return detect_format(handle.readlines()[:128], str(path))
 
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
-
-KENKEN_RXCY = """kind: kenken
-size: 4
-cages:
-2* r1c2 r1c1 r2c1
-7+ r1c4 r1c3
-1- r4c1 r4c2
-2/ r3c4 r4c4
-2- r4c3 r3c3
-6* r2c3 r2c2
-2- r3c2 r3c1
-4 r2c4
-"""
+KENKEN_RXCY = model_text("kenken-4x4-issue4.txt")
 
 # The same puzzle in Norvig's notation (row letter, column digit), with ';', spaces
 # around the operation, 'x' and the Unicode signs, and '=' for the one-cell cage.

@@ -3,21 +3,26 @@ each compared with an independent answer (enumeration by the backtracker, anothe
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import lines
+from pysat.solvers import Solver
 from workbench_support import (
     contradictory,
     enumerated,
     enumerated_candidates,
     fewest_givens,
+    snake_palindrome,
 )
 
+from cp_sudoku.backends.base import Clock
+from cp_sudoku.backends.sat import Stopper
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.generate.blanked import generated_sudoku
-from cp_sudoku.io import parse_line
+from cp_sudoku.io import parse_line, parse_text
 from cp_sudoku.kinds.killer import killer
 from cp_sudoku.model import UsageError, violations
 from cp_sudoku.workbench import (
@@ -27,7 +32,8 @@ from cp_sudoku.workbench import (
     true_candidates,
     why_none,
 )
-from cp_sudoku.workbench.core import check_core
+from cp_sudoku.workbench.core import _deleted, check_core
+from cp_sudoku.workbench.members import selected
 
 THREE_SOLUTIONS = "34..12.....3...."
 
@@ -149,27 +155,42 @@ def test_core_of_a_killer_names_the_cage() -> None:
     assert core.minimal is True
 
 
-def test_why_none_keeps_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The deduction run and the checks of the core take the time limit (they had none:
-    ``check --explain --time-limit 2`` on a 16x16 palindrome without solution ran past
-    300 s in the nets technique)."""
-    import cp_sudoku.workbench.core as core_module
-
-    puzzle = pair_killer((3, 3, 7, 3, 3, 7, 7, 3))
-    limits: list[float | None] = []
-    explain = core_module.explain
-
-    def spy(puzzle, *args, time_limit=None, **rest):  # type: ignore[no-untyped-def]
-        limits.append(time_limit)
-        return explain(puzzle, *args, time_limit=time_limit, **rest)
-
-    monkeypatch.setattr(core_module, "explain", spy)
-    core = why_none(puzzle, time_limit=30)
-    assert limits == [30] and core.checks["core"] == "unsatisfiable"
-    late = check_core(puzzle, core.members, "backtrack", time_limit=1e-9)
-    assert late["core"] == "unknown" and set(late["dropped"]) == {"unknown"}
+def test_one_deadline_bounds_the_whole_of_why_none() -> None:
+    """The formula, the SAT calls, OptUx, the checks and the deduction share one deadline
+    (before, only the deduction and the checks had a limit, each the whole of it: 7 CPU
+    seconds under a 2 s limit on this puzzle, whose deduction alone runs for minutes)."""
+    puzzle = parse_text(snake_palindrome())
+    started = time.perf_counter()
+    core = why_none(puzzle, time_limit=2)
+    assert time.perf_counter() - started < 4  # within twice the limit
+    assert core.stopped == "time limit" and core.record()["stopped"] == "time limit"
+    assert core.steps.outcome == "timeout"
+    assert core.minimal is not False  # what the check saw never contradicts the core
+    if core.members:  # whatever was reached has no solution
+        assert check_core(puzzle, core.members, "backtrack")["core"] == "unsatisfiable"
+    late = check_core(puzzle, core.members or (), "backtrack", time_limit=1e-9)
+    assert late["core"] == "unknown"
     with pytest.raises(UsageError):
         why_none(puzzle, time_limit=0)
+
+
+def test_a_core_cut_by_the_deadline_says_it_is_not_reduced() -> None:
+    """The deletion stopped at its first call keeps the whole unsatisfiable set, marked
+    not reduced, and its sentence claims no minimality."""
+    puzzle = pair_killer((3, 3, 7, 3, 3, 7, 7, 3))
+    formula = selected(puzzle)
+    with Solver(name="g4", bootstrap_with=formula.clauses) as sat:
+        assert not sat.solve(assumptions=list(formula.selectors))
+        core = sorted(sat.get_core())
+        stopper = Stopper(sat, Clock(1e-9))
+        time.sleep(0.01)
+        kept, reduced = _deleted(stopper, sat, core)
+        stopper.close()
+    assert not reduced and sorted(kept) == core
+    full = why_none(puzzle)
+    cut = replace(full, reduced=False, stopped="time limit")
+    assert "not reduced to a minimal set" in cut.sentence()
+    assert "drop any one" not in cut.sentence() and full.stopped is None and full.reduced
 
 
 def test_a_solvable_puzzle_has_no_core() -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from workbench_support import snake_palindrome
 
 from cp_sudoku.cli import main as cli
 
@@ -71,3 +73,16 @@ def test_candidates_endpoint_takes_the_time_limit(client: TestClient, data) -> N
     assert answer.json()["status"] == "unknown" and answer.json()["stopped"] == "time limit"
     over = client.post("/v1/candidates", json={"puzzle": THREE_SOLUTIONS, "time_limit": 1e6})
     assert over.status_code == 422 and "time_limit" in over.json()["error"]
+
+
+def test_why_endpoint_keeps_one_deadline(client: TestClient) -> None:
+    """``/v1/why`` under ``time_limit`` 2 on a puzzle whose deduction runs for minutes: an
+    answer within twice the limit that says the time limit stopped it."""
+    assert client.post("/v1/why", json={"puzzle": HIDDEN_NONE}).is_success  # the worker is up
+    started = time.perf_counter()
+    answer = client.post("/v1/why", json={"puzzle": snake_palindrome(), "time_limit": 2})
+    assert time.perf_counter() - started < 2 * 2 + 1  # a second to answer
+    assert answer.status_code == 200, answer.text
+    record = answer.json()
+    assert record["stopped"] == "time limit" and record["outcome"] == "timeout"
+    assert record["minimal"] is not False

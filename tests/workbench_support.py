@@ -55,3 +55,25 @@ def fewest_givens(puzzle: Puzzle, grids: list[Grid], targets: list[Grid] | None 
                 if len(same) == 1:
                     return size
     raise AssertionError("a full grid is always unique")
+
+
+def snake_palindrome() -> str:
+    """A 16x16 Sudoku whose one palindrome runs through all 256 cells, row by row and
+    turning at each row's end: its two middle cells lie one above the other in column 16
+    and must be equal, so there is no solution.  Without a time limit, explaining it takes
+    long: the formula of the core about 2 s of CPU, the deduction minutes (nets)."""
+    path = []
+    for r in range(1, 17):
+        columns = range(1, 17) if r % 2 else range(16, 0, -1)
+        path += [f"r{r}c{c}" for c in columns]
+    rows = [" ".join(["0"] * 16)] * 16
+    return "\n".join(
+        [
+            "kind: sudoku",
+            "alphabet: numbers",
+            "grid:",
+            *rows,
+            "constraints:",
+            "palindrome " + " ".join(path),
+        ]
+    )

@@ -213,6 +213,18 @@ static inline int eliminate(const Shape *s, Work *w, mask_t *cand, int p, mask_t
     return 1;
 }
 
+/* Remove `bits` from each cell of [p, end); 0 when one is left empty, with `*blame` set
+ * to it. */
+static inline int eliminate_all(const Shape *s, Work *w, mask_t *cand, const int *p,
+                                const int *end, mask_t bits, int *blame) {
+    for (; p < end; p++)
+        if (!eliminate(s, w, cand, *p, bits)) {
+            *blame = *p;
+            return 0;
+        }
+    return 1;
+}
+
 /* Singles and locked candidates to a fixpoint; 0 on a contradiction, with
  * `*blame` set to the cell left without candidates, or to -1 - u for a unit u
  * left without a place for some value.  On entry the queue holds the cells
@@ -226,12 +238,8 @@ static int propagate(const Shape *s, Work *w, mask_t *cand, int *blame) {
     for (;;) {
         while (w->qlen) {
             int c = w->queue[--w->qlen];
-            mask_t m = cand[c];
-            for (int k = s->peer_start[c]; k < s->peer_start[c + 1]; k++)
-                if (!eliminate(s, w, cand, s->peers[k], m)) {
-                    *blame = s->peers[k];
-                    return 0;
-                }
+            const int *peers = s->peers + s->peer_start[c], *end = s->peers + s->peer_start[c + 1];
+            if (!eliminate_all(s, w, cand, peers, end, cand[c], blame)) return 0;
         }
         /* hidden singles in the full units */
         for (int u = 0; u < s->nunits; u++) {
@@ -285,11 +293,7 @@ static int propagate(const Shape *s, Work *w, mask_t *cand, int *blame) {
                 mask_t locked = inside & ~rest_a & rest_b;
                 if (locked) {
                     changed = 1;
-                    for (const int *p = a1; p < b1; p++)
-                        if (!eliminate(s, w, cand, *p, locked)) {
-                            *blame = *p;
-                            return 0;
-                        }
+                    if (!eliminate_all(s, w, cand, a1, b1, locked, blame)) return 0;
                     rest_b &= ~locked;
                 }
             }
@@ -297,11 +301,7 @@ static int propagate(const Shape *s, Work *w, mask_t *cand, int *blame) {
                 mask_t locked = inside & ~rest_b & rest_a;
                 if (locked) {
                     changed = 1;
-                    for (const int *p = in1; p < a1; p++)
-                        if (!eliminate(s, w, cand, *p, locked)) {
-                            *blame = *p;
-                            return 0;
-                        }
+                    if (!eliminate_all(s, w, cand, in1, a1, locked, blame)) return 0;
                 }
             }
         }

@@ -133,7 +133,9 @@ class MiniZincBackend(Backend):
         written = to_minizinc(puzzle)
         model = minizinc.Model()
         model.add_string(written.text)
-        instance = minizinc.Instance(self._gecode, model)
+        instance = minizinc.Instance(self._gecode, model)  # runs the interface's process
+        if clock.expired():  # no time left to start the solve in
+            return False
         remaining = clock.remaining()
         try:
             result = _solve(

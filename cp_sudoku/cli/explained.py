@@ -32,10 +32,14 @@ def why_lines(core: Core) -> list[str]:
     if core.members:
         checked = ""
         if core.checked_by:
-            verdict = "confirmed" if core.minimal else "NOT confirmed"
+            verdict = {True: "confirmed", False: "NOT confirmed"}.get(
+                core.minimal, "not all confirmed: a check ended unknown"
+            )
             checked = f" ({verdict} by {core.checked_by})"
         lines.append(f"Core: {core.sentence()}{checked}.")
         lines.append("  cells: " + " ".join(cell_name(c) for c in core.cells))
+    elif core.stopped:
+        lines.append(f"Core: none found (stopped: {core.stopped}).")
     lines.append(f"Deduction: {core.steps.summary()}.")
     if core.steps.outcome == "contradiction":
         lines.extend(f"  {n}. {step.text}" for n, step in enumerate(core.steps.steps, start=1))

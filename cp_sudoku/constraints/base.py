@@ -249,11 +249,9 @@ class Constraint:
                 located at ``where``.
         """
         form = f"{cls.type_name} <{what}> <cell> ..."
-        try:
+        with located_at(where):
             (number,), cells = head_and_cells(tokens, where, 1, form)
             return cls(cells, parse_int(number, where, f"a {what}"))  # type: ignore[call-arg]
-        except PuzzleError as error:
-            raise error.located(where) from None
 
     @classmethod
     def examples(cls: type[C], rows: int, cols: int) -> tuple[C, ...]:
@@ -360,6 +358,20 @@ def types() -> tuple[type[Constraint], ...]:
 
 
 # --- Text helpers shared by the types' from_text / to_text ------------------------------------
+
+
+@contextmanager
+def located_at(where: str) -> Iterator[None]:
+    """Give a :class:`PuzzleError` raised inside the location ``where`` when it has none
+    (a type's own refusal while :meth:`Constraint.from_text` builds it).
+
+    Raises:
+        PuzzleError: the error raised inside, located (:meth:`PuzzleError.located`).
+    """
+    try:
+        yield
+    except PuzzleError as error:
+        raise error.located(where) from None
 
 
 def cell_token(cell: Cell) -> str:

@@ -31,6 +31,7 @@ from cp_sudoku.constraints.base import (
     cell_token,
     cells_text,
     expect_count,
+    located_at,
     parse_cell,
     parse_cells,
     parse_int,
@@ -163,10 +164,8 @@ class Candidates(CellValues):
         """``<cell> <v,v,...>``."""
         expect_count(tokens, 2, where, "candidates <cell> <v,v,...>")
         values = [parse_int(t, where, "a digit") for t in tokens[1].split(",")]
-        try:
+        with located_at(where):
             return cls(parse_cell(tokens[0], where), values)
-        except PuzzleError as error:
-            raise error.located(where) from None
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[Candidates, ...]:
@@ -314,10 +313,8 @@ class Quadruple(Constraint):
         if len(tokens) < 3 or tokens[-2] != ":":
             raise PuzzleError(f"{where}: expected quadruple <cell> ... : v,v,...")
         values = [parse_int(t, where, "a digit") for t in tokens[-1].split(",")]
-        try:
+        with located_at(where):
             return cls(parse_cells(tokens[:-2], where), values)
-        except PuzzleError as error:
-            raise error.located(where) from None
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[Quadruple, ...]:
@@ -388,10 +385,8 @@ class Clone(Constraint):
         if tokens.count("|") != 1:
             raise PuzzleError(f"{where}: expected clone <cells> | <clone cells>")
         split = tokens.index("|")
-        try:
+        with located_at(where):
             return cls(parse_cells(tokens[:split], where), parse_cells(tokens[split + 1 :], where))
-        except PuzzleError as error:
-            raise error.located(where) from None
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[Clone, ...]:

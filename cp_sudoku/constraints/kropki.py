@@ -21,6 +21,7 @@ from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
     expect_count,
+    located_at,
     parse_cells,
     parse_int,
     register,
@@ -95,10 +96,8 @@ class EdgeMark(Constraint):
         """``<value> <cell> <cell>``."""
         expect_count(tokens, 3, where, f"{cls.type_name} <value> <cell> <cell>")
         first, second = parse_cells(tokens[1:], where)
-        try:
+        with located_at(where):
             return cls(first, second, parse_int(tokens[0], where, "a value"))
-        except PuzzleError as error:
-            raise error.located(where) from None
 
     @classmethod
     def examples(cls: type[D], rows: int, cols: int) -> tuple[D, ...]:

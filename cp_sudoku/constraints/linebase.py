@@ -2,7 +2,9 @@
 
 - :class:`Line`: cells in the order a line passes them (its first cell is
   where it starts), no cell twice; written ``<type> r1c1 r1c2 ...``, drawn as
-  a polyline whose ``style`` is the type name.
+  a polyline whose ``style`` is the type name;
+- :class:`StepLine`: a line whose rule holds between each cell and the next
+  (:meth:`StepLine.step`), one :class:`~cp_sudoku.constraints.primitives.Pair` per step.
 - :func:`grid_cells`, :func:`adjacent_pairs`: the cells of a ``rows`` x
   ``cols`` grid and its orthogonally adjacent pairs, for the global rules.
 """
@@ -11,10 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar
+from itertools import pairwise
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-from cp_sudoku.constraints.base import Constraint, Mark, parse_cells
+from cp_sudoku.constraints.base import Constraint, Mark, located_at, parse_cells
+from cp_sudoku.constraints.primitives import Pair
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
+
+if TYPE_CHECKING:
+    from cp_sudoku.model.puzzle import Puzzle
 
 L = TypeVar("L", bound="Line")
 
@@ -90,15 +97,34 @@ class Line(Constraint):
     @classmethod
     def from_text(cls: type[L], tokens: list[str], where: str) -> L:
         """Cells ``rXcY ...`` in line order."""
-        try:
+        with located_at(where):
             return cls(parse_cells(tokens, where))
-        except PuzzleError as error:
-            raise error.located(where) from None
 
     @classmethod
     def examples(cls: type[L], rows: int, cols: int) -> tuple[L, ...]:
         """A bent line of three cells and a straight one of four."""
         return (cls(((0, 0), (1, 0), (1, 1))), cls(((3, 0), (3, 1), (3, 2), (3, 3))))
+
+
+class StepLine(Line):
+    """A line whose rule holds between each cell and the next: :meth:`step`."""
+
+    def step(self, a: int, b: int) -> bool:
+        """Whether ``b`` may follow ``a`` on the line."""
+        raise NotImplementedError
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """Every step allowed."""
+        return all(self.step(a, b) for a, b in pairwise(values))
+
+    def prefix_ok(self, prefix: Sequence[int]) -> bool:
+        """Every step so far allowed."""
+        return self.holds(prefix)
+
+    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
+        """One pair per step."""
+        allowed = value_pairs(puzzle.values, self.step)
+        return tuple(Pair(a, b, allowed) for a, b in pairwise(self.cells))
 
 
 def grid_cells(rows: int, cols: int) -> tuple[Cell, ...]:

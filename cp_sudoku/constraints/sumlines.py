@@ -25,6 +25,7 @@ from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
     cell_token,
+    located_at,
     parse_cells,
     register,
 )
@@ -134,10 +135,8 @@ class Arrow(Constraint):
         parts = _split(tokens, where, form)
         if len(parts) != 2:
             raise PuzzleError(f"{where}: expected {form}")
-        try:
+        with located_at(where):
             return cls(parse_cells(parts[0], where), parse_cells(parts[1], where))
-        except PuzzleError as error:
-            raise error.located(where) from None
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[Arrow, ...]:
@@ -274,10 +273,8 @@ class RegionSumLine(Constraint):
     def from_text(cls, tokens: list[str], where: str) -> RegionSumLine:
         """Runs of cells separated by ``|``."""
         parts = _split(tokens, where, "regionsumline <cells> | <cells> ...")
-        try:
+        with located_at(where):
             return cls(parse_cells(part, where) for part in parts)
-        except PuzzleError as error:
-            raise error.located(where) from None
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[RegionSumLine, ...]:

@@ -8,20 +8,14 @@ SudokuSolver, ``Constraints/ThermometerConstraint.cs`` and ``SlowThermometerCons
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import pairwise
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from cp_sudoku.constraints.base import Mark, register
-from cp_sudoku.constraints.linebase import Line, value_pairs
-from cp_sudoku.constraints.primitives import Pair
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
+from cp_sudoku.constraints.linebase import StepLine
 
 
 @register
-class Thermometer(Line):
+class Thermometer(StepLine):
     """Digits strictly increase from the bulb ``cells[0]`` along the line."""
 
     type_name: ClassVar[str] = "thermometer"
@@ -30,21 +24,8 @@ class Thermometer(Line):
 
     @staticmethod
     def step(a: int, b: int) -> bool:
-        """Whether ``b`` may follow ``a`` on the line."""
+        """Whether ``b`` may follow ``a`` on the line: greater."""
         return a < b
-
-    def holds(self, values: Sequence[int]) -> bool:
-        """Every step allowed."""
-        return all(self.step(a, b) for a, b in pairwise(values))
-
-    def prefix_ok(self, prefix: Sequence[int]) -> bool:
-        """Every step so far allowed."""
-        return self.holds(prefix)
-
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
-        """One pair per step."""
-        allowed = value_pairs(puzzle.values, self.step)
-        return tuple(Pair(a, b, allowed) for a, b in pairwise(self.cells))
 
     def marks(self) -> tuple[Mark, ...]:
         """A bulb on the first cell and the line."""

@@ -7,23 +7,18 @@ SudokuSolver, ``Constraints/WhispersConstraint.cs``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import pairwise
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from cp_sudoku.constraints.base import register
-from cp_sudoku.constraints.linebase import Line, path_text, value_pairs
-from cp_sudoku.constraints.primitives import Pair
+from cp_sudoku.constraints.linebase import StepLine, path_text
 from cp_sudoku.errors import Cell, PuzzleError
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 
 @register
 @dataclass(frozen=True)
-class Whispers(Line):
+class Whispers(StepLine):
     """``|a - b| >= gap`` for adjacent cells ``a``, ``b`` on the line; ``gap`` >= 1.
 
     Raises:
@@ -44,22 +39,13 @@ class Whispers(Line):
                 f"{self.describe()}: the gap must be an integer >= 1", cells=self.cells
             )
 
-    def holds(self, values: Sequence[int]) -> bool:
-        """Every step differs by at least the gap."""
-        return all(abs(a - b) >= self.gap for a, b in pairwise(values))
-
-    def prefix_ok(self, prefix: Sequence[int]) -> bool:
-        """So far."""
-        return self.holds(prefix)
+    def step(self, a: int, b: int) -> bool:
+        """Whether ``b`` may follow ``a`` on the line: at least the gap apart."""
+        return abs(a - b) >= self.gap
 
     def describe(self) -> str:
         """``whispers (gap 5) r1c1-r1c2``."""
         return f"{self.type_name} (gap {self.gap}) {path_text(self.cells)}"
-
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
-        """One pair per step."""
-        far = value_pairs(puzzle.values, lambda a, b: abs(a - b) >= self.gap)
-        return tuple(Pair(a, b, far) for a, b in pairwise(self.cells))
 
     def to_text(self) -> str:
         """``whispers <gap> r1c1 r1c2 ...``."""

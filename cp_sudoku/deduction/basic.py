@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations
+from typing import Any
 
 from cp_sudoku.constraints import TableTooLarge
 from cp_sudoku.deduction.groups import Group
@@ -192,9 +193,7 @@ def naked_subset(size: int, rating: float) -> Finder:
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
         barren = st.barren(("naked subset", size))
-        for group, key in zip(st.s.groups, st.group_ids(False), strict=True):
-            if key in barren:
-                continue
+        for _, group, key in _unsearched(st, barren, full=False):
             open_cells = [i for i in group.cells if not placed[i]]
             small = [i for i in open_cells if 2 <= cand[i].bit_count() <= size]
             if len(small) >= size and len(open_cells) > size:
@@ -210,6 +209,14 @@ def naked_subset(size: int, rating: float) -> Finder:
         return None
 
     return find
+
+
+def _unsearched(st: State, barren: set[Any], full: bool) -> list[tuple[int, Group, int]]:
+    """Each group (each full group if ``full``) with its index and its
+    :meth:`State.group_ids` id (distinct within a state), but those whose id is in
+    ``barren``."""
+    groups = enumerate(zip(st.s.full if full else st.s.groups, st.group_ids(full), strict=True))
+    return [(k, group, key) for k, (group, key) in groups if key not in barren]
 
 
 def _locked(
@@ -233,9 +240,7 @@ def hidden_subset(size: int, rating: float) -> Finder:
         barren = st.barren(("hidden subset", size))
         digit_cells, placed_cells = st.digit_cells(), st.placed_cells()
         masks, digits = st.s.masks, len(st.s.values)
-        for k, (group, key) in enumerate(zip(st.s.full, st.group_ids(True), strict=True)):
-            if key in barren:
-                continue
+        for k, group, key in _unsearched(st, barren, full=True):
             barren.add(key)  # taken back below if the group gives a step
             home = masks[k]
             # digit -> its places (bit set), for the digits not placed in the group

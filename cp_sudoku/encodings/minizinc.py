@@ -27,7 +27,8 @@ The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
   :class:`~cp_sudoku.constraints.Table` as the ``table`` global;
 - ``solve satisfy``.
 
-Every constraint is written by the step of its class (:data:`NATIVE`); any other
+Every constraint is written by the step of its class
+(:meth:`~cp_sudoku.encodings.text.TextWriter.native`); any other
 type goes through its decomposition into those primitives (a bounded table at
 worst, :class:`~cp_sudoku.constraints.TableTooLarge` past the cap).
 """
@@ -39,7 +40,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cp_sudoku.constraints import AllDifferent, Linear
-from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.text import TextWriter
 from cp_sudoku.model import (
     Cage,
@@ -77,10 +77,13 @@ def minizinc(puzzle: Puzzle) -> str:
 
 def to_minizinc(puzzle: Puzzle) -> MiniZincModel:
     """The MiniZinc model of ``puzzle`` with its data inline (see the module docstring)."""
-    return _Writer(puzzle).result
+    writer = _Writer(puzzle)
+    return MiniZincModel(writer.text, writer.grid_shaped)
 
 
 class _Writer(TextWriter):
+    LANGUAGE = "minizinc"
+    CLOSING = ("solve satisfy;",)
     MATRIX_REF = "x[{row}, {col}]"
     FIRST = 1
     RELATIONS: ClassVar[Mapping[str, str]] = {
@@ -90,8 +93,8 @@ class _Writer(TextWriter):
         "ratio": "({a} = {k} * {b} \\/ {b} = {k} * {a})",
     }
 
-    def __init__(self, puzzle: Puzzle) -> None:
-        super().__init__(puzzle)
+    def opening(self) -> list[str]:
+        puzzle = self.puzzle
         low, high = puzzle.min_value, puzzle.max_value
         lines = [
             f"% cp-sudoku: {puzzle!r}",
@@ -105,10 +108,7 @@ class _Writer(TextWriter):
             lines += [f"% x[{i + 1}] is {cell_name(c)}" for i, c in enumerate(puzzle.cells)]
         for cell, value in sorted(puzzle.givens.items()):
             lines.append(f"constraint {self.ref(cell)} = {value};")
-        self.lines = lines
-        compile_rules(puzzle, self, NATIVE, "minizinc")
-        lines.append("solve satisfy;")
-        self.result = MiniZincModel("\n".join(lines) + "\n", self.grid_shaped)
+        return lines
 
     def array(self, constraint: Constraint) -> str:
         return "[" + ", ".join(self.ref(c) for c in constraint.cells) + "]"
@@ -179,10 +179,6 @@ class _Writer(TextWriter):
             f"= {clue.count}"
         )
         self.rule(seen, clue.describe())
-
-
-#: The step of each constraint class; other types go through their decomposition.
-NATIVE: dict[type[Constraint], Step] = _Writer.native()
 
 
 def _operation(op: str, refs: list[str], target: int) -> str:

@@ -1,6 +1,7 @@
 """What the writers of a puzzle as a text model (MiniZinc, XCSP3) share: the
-array ``x`` of the cells, a cell's reference into it, a relation's rule, and the
-table of the steps each writes natively (:meth:`TextWriter.native`)."""
+order of the text (opening, one rule per constraint, closing), the array ``x`` of
+the cells, a cell's reference into it, a relation's rule, and the table of the
+steps each writes natively (:meth:`TextWriter.native`)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,27 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table
-from cp_sudoku.encodings.dispatch import Step
+from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.model import Cage, Cell, Constraint, Puzzle, Relation, SparseUnit, Unit, Visibility
 
 
 class TextWriter:
     """Writes ``puzzle`` over one array ``x``: a rows x columns matrix when the
-    cells fill the grid (:attr:`grid_shaped`), else a list in ``Puzzle.cells`` order."""
+    cells fill the grid (:attr:`grid_shaped`), else a list in ``Puzzle.cells`` order.
+
+    The text (:attr:`text`, one line per entry of :attr:`lines`, each ended by a newline)
+    is the :meth:`opening`, then each constraint compiled through :meth:`native`, then
+    :attr:`CLOSING`.
+
+    Raises:
+        Unsupported: a constraint the language cannot take (see
+            :func:`~cp_sudoku.encodings.dispatch.compile_rules`).
+    """
+
+    #: The language's name, for the reason of a decline.
+    LANGUAGE: ClassVar[str]
+    #: The lines after the rules.
+    CLOSING: ClassVar[tuple[str, ...]]
 
     #: A cell's reference in the matrix (``{row}``, ``{col}``); in the list it is ``x[index]``.
     MATRIX_REF: ClassVar[str]
@@ -26,6 +41,14 @@ class TextWriter:
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         self.grid_shaped = len(puzzle.cells) == puzzle.rows * puzzle.cols
+        self.lines = self.opening()
+        compile_rules(puzzle, self, self.native(), self.LANGUAGE)
+        self.lines += self.CLOSING
+        self.text = "\n".join(self.lines) + "\n"
+
+    def opening(self) -> list[str]:
+        """The lines before the rules: a header, the declaration of ``x``, the givens."""
+        raise NotImplementedError
 
     def ref(self, cell: Cell) -> str:
         """The reference to ``cell`` in ``x``."""

@@ -23,7 +23,8 @@ PicatSAT and others.  The instance is a ``CSP``:
   :class:`~cp_sudoku.constraints.Pair` or :class:`~cp_sudoku.constraints.Table`):
   its allowed tuples as ``<extension>`` supports.
 
-Steps by class (:data:`NATIVE`); any other type through its decomposition.
+Steps by class (:meth:`~cp_sudoku.encodings.text.TextWriter.native`); any other type
+through its decomposition.
 
 Each constraint carries a ``note`` attribute saying what it is.
 """
@@ -31,11 +32,11 @@ Each constraint carries a ``note`` attribute saying what it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import ClassVar
 from xml.sax.saxutils import quoteattr
 
 from cp_sudoku.constraints import AllDifferent, Linear, Visibility
-from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.text import TextWriter
 from cp_sudoku.model import (
     Cage,
@@ -56,6 +57,8 @@ def xcsp3(puzzle: Puzzle) -> str:
 
 
 class _Writer(TextWriter):
+    LANGUAGE = "xcsp3"
+    CLOSING = ("  </constraints>", "</instance>")
     MATRIX_REF = "x[{row}][{col}]"
     FIRST = 0
     RELATIONS: ClassVar[Mapping[str, str]] = {
@@ -65,11 +68,11 @@ class _Writer(TextWriter):
         "ratio": "or(eq({a},mul({k},{b})),eq({b},mul({k},{a})))",
     }
 
-    def __init__(self, puzzle: Puzzle) -> None:
-        super().__init__(puzzle)
+    def opening(self) -> list[str]:
+        puzzle = self.puzzle
         size = f"[{puzzle.rows}][{puzzle.cols}]" if self.grid_shaped else f"[{len(puzzle.cells)}]"
         values = f"{puzzle.min_value}..{puzzle.max_value}"
-        self.lines = [
+        lines = [
             f"<!-- cp-sudoku: {_comment(repr(puzzle))} -->",
             '<instance format="XCSP3" type="CSP">',
             "  <variables>",
@@ -79,16 +82,18 @@ class _Writer(TextWriter):
         ]
         if puzzle.givens:
             given = sorted(puzzle.givens.items())
-            self.lines += [
+            lines += [
                 '    <instantiation note="givens">',
                 f"      <list> {' '.join(self.ref(c) for c, _ in given)} </list>",
                 f"      <values> {' '.join(str(v) for _, v in given)} </values>",
                 "    </instantiation>",
             ]
-        self.domains = candidates(puzzle)
-        compile_rules(puzzle, self, NATIVE, "xcsp3")
-        self.lines += ["  </constraints>", "</instance>"]
-        self.text = "\n".join(self.lines) + "\n"
+        return lines
+
+    @cached_property
+    def domains(self) -> list[list[int]]:
+        """Each cell's candidates (``Puzzle.cells`` order), for the tables' supports."""
+        return candidates(self.puzzle)
 
     def refs(self, constraint: Constraint) -> str:
         return " ".join(self.ref(c) for c in constraint.cells)
@@ -152,10 +157,6 @@ class _Writer(TextWriter):
             f"\n      <list> {self.refs(constraint)} </list>"
             f"\n      <supports> {supports} </supports>\n    ",
         )
-
-
-#: The step of each constraint class; other types go through their decomposition.
-NATIVE: dict[type[Constraint], Step] = _Writer.native()
 
 
 def _comment(text: str) -> str:

@@ -82,7 +82,7 @@ def certify(
     else:  # the clash is the certificate: no solver, no proof
         run = ProofRun("none", (), to_cnf(stated, PROOF_ENCODING), None, None, solver, 0.0)
     explanation = explain(stated) if explain_steps else None
-    if run.status == "unknown":
+    if run.status == "unknown" or run.cnf is None:
         return Certified("unknown", None, 0, 0, 0, run.seconds, 0.0, 0.0, (), explanation)
     proof_text = None if run.proof is None else "".join(line + "\n" for line in run.proof)
     record = {

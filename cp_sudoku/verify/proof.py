@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import pysat
 from pysat.solvers import Solver
 
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
 from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.model import Grid, Puzzle
 
@@ -54,7 +55,8 @@ class ProofRun:
     - ``status``: ``unique``, ``multiple``, ``none``, or ``unknown`` (the time
       limit stopped it);
     - ``solutions``: the grids found (0, 1 or 2), row-major in ``Puzzle.cells`` order;
-    - ``cnf``: the puzzle's CNF, without the blocking clause;
+    - ``cnf``: the puzzle's CNF, without the blocking clause (None when the time limit
+      came before it was written);
     - ``blocking``: the blocking clause of the one solution (``unique``), else None;
     - ``proof``: the DRAT proof lines (``unique`` and ``none``), else None;
     - ``seconds``: wall-clock time to encode and solve.
@@ -62,7 +64,7 @@ class ProofRun:
 
     status: str
     solutions: tuple[Grid, ...]
-    cnf: Cnf
+    cnf: Cnf | None
     blocking: list[int] | None
     proof: list[str] | None
     solver: str
@@ -95,8 +97,8 @@ def prove(
 ) -> ProofRun:
     """Find up to two grids of ``puzzle`` with a proof-logging solver; see the module docstring.
 
-    ``time_limit`` in seconds (None: no limit); when it runs out the status
-    is ``unknown`` and there is no proof.
+    ``time_limit`` in seconds (None: no limit) bounds writing the CNF and the solver;
+    when it runs out the status is ``unknown`` and there is no proof.
 
     Raises:
         ValueError: ``solver`` is not one of :data:`PROOF_SOLVERS`.
@@ -107,7 +109,11 @@ def prove(
         )
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
-    cnf = to_cnf(puzzle, PROOF_ENCODING)
+    try:
+        with compile_deadline(deadline):  # writing the CNF counts against the limit too
+            cnf = to_cnf(puzzle, PROOF_ENCODING)
+    except OutOfTime:
+        return ProofRun("unknown", (), None, None, None, solver, time.perf_counter() - start)
     found: list[Grid] = []
     blocking: list[int] | None = None
     status = "unknown"

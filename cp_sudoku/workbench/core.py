@@ -2,64 +2,91 @@
 
 1. The **core**: a minimal set of givens and constraints that cannot all hold
    (an MUS: drop any one member and the rest has a solution).  The CNF with
-   one selector per member (:mod:`.members`) goes to python-sat, with the
-   selectors as soft unit clauses: by default to OptUx
-   (``pysat.examples.optux``: a *smallest* MUS by implicit hitting sets over
-   minimal correction sets, Ignatiev, Previti, Liffiton and Marques-Silva,
-   "Smallest MUS Extraction with Minimal Hitting Set Dualization", CP 2015),
-   or with ``smallest=False`` to MUSX (``pysat.examples.musx``: one MUS by
-   deletion, Marques-Silva, "Minimal Unsatisfiability: Models, Algorithms
-   and Applications", ISMVL 2010), which is bounded by one SAT call per
-   member but may keep a larger core (13 givens and 6 units where the
-   smallest has 5 and 4, on a serg puzzle; ``docs/performance.md``).
-   OptUx has a time budget (checked between its hitting sets); past it,
-   MUSX's core is given and ``Core.smallest`` says it is not proven smallest.
-2. The **steps**: the deduction engine (:func:`cp_sudoku.deduction.explain`)
+   one selector per member (:mod:`.members`) is loaded in one python-sat
+   solver; one call under all selectors says whether there is anything to
+   explain, and its unsatisfiable core (the selectors the refutation used) is
+   reduced by deletion with clause-set refinement (MUSX's algorithm,
+   ``pysat.examples.musx``: Marques-Silva, "Minimal Unsatisfiability: Models,
+   Algorithms and Applications", ISMVL 2010), one call per member, each
+   interruptible at the deadline (MUSX's own calls cannot be).  With
+   ``smallest`` (the default), OptUx (``pysat.examples.optux``: a *smallest*
+   MUS by implicit hitting sets over minimal correction sets, Ignatiev,
+   Previti, Liffiton and Marques-Silva, "Smallest MUS Extraction with Minimal
+   Hitting Set Dualization", CP 2015) then searches in a forked child process,
+   killed at its share of the time left, since its set-up (a copy of the
+   formula, an enumeration of disjoint correction sets) cannot be stopped from
+   inside; when it does not finish, the deletion's minimal core is given
+   (``Core.smallest`` False), which may be larger (13 givens and 6 units where
+   the smallest has 5 and 4, on a serg puzzle; ``docs/performance.md``).
+2. The **check**: another back end (``check_backend``, the backtracker by
+   default; never the SAT solver that found it) solves the core alone (it must
+   have no solution) and each subset with one member dropped (each must have one).
+3. The **steps**: the deduction engine (:func:`cp_sudoku.deduction.explain`)
    run on the puzzle; when it reaches a contradiction, its steps to it.
 
-The core's claims are checked by another back end (``check_backend``, the
-backtracker by default; never the SAT solver that found it): the core alone
-has no solution, and each subset with one member dropped has one.
+One wall-clock deadline (``time_limit``) covers all of it: building the
+formula, each SAT call, OptUx, the checks and the deduction.  What the
+deadline cuts is said, never guessed: ``Core.stopped`` is ``time limit``, a
+core not yet reduced to a minimal one says so (``Core.reduced``), a check past
+it is ``unknown``, and a deduction past it ends ``timeout``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
+import os
+import pickle
+import resource
+import select
+import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pysat.examples.musx import MUSX
 from pysat.examples.optux import OptUx
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
 from cp_sudoku.backends.base import Clock, check_limits
+from cp_sudoku.backends.sat import Stopper
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
 from cp_sudoku.crosscheck import resolve
 from cp_sudoku.deduction import Explanation, explain
 from cp_sudoku.model import Cell, Puzzle, cell_name, violations
-from cp_sudoku.workbench.members import Member, only, selected
+from cp_sudoku.workbench.members import Member, Selected, members, only, selected
 
-#: CPU seconds OptUx may search for a smallest core before MUSX's minimal one is taken
-#: (CPU, not wall-clock, so that a loaded machine gives the same cores).
+#: CPU seconds OptUx may search for a smallest core before the deletion's minimal one is
+#: taken (CPU, not wall-clock, so that a loaded machine gives the same cores).
 SMALLEST_BUDGET = 5.0
+#: The share of the time left that OptUx may take under a time limit; the rest is for
+#: the checks of the core and the deduction.
+SMALLEST_SHARE = 0.5
 
 
 @dataclass(frozen=True)
 class Core:
     """Why ``puzzle`` has no solution.
 
-    - ``members``: a minimal unsatisfiable set of givens and constraints
-      (empty when the puzzle has a solution);
+    - ``members``: an unsatisfiable set of givens and constraints, minimal when
+      ``reduced`` (empty when the puzzle has a solution, or when the time limit
+      came before any was found: then ``stopped`` says so);
     - ``total``: how many members the puzzle has (givens + constraints);
     - ``steps``: the deduction engine's run (its ``outcome`` is
-      ``contradiction`` when it reaches one);
+      ``contradiction`` when it reaches one, ``timeout`` when the deadline
+      stopped it);
+    - ``seconds``: wall-clock time of the extraction (the checks excluded);
     - ``checked_by``: the back end that re-checked the core, or None;
     - ``checks``: what it found: ``core`` (the core alone)
       and ``dropped`` (per member, in order: the subset without it), each
       ``satisfiable``, ``unsatisfiable`` or ``unknown`` (:func:`check_core`);
       empty when not checked;
-    - ``seconds``: wall-clock time of the extraction (the checks excluded);
-    - ``smallest``: the core is a smallest one (OptUx finished within its budget).
+    - ``smallest``: the core is a smallest one (OptUx finished within its budget);
+    - ``reduced``: every member was shown needed (False: the time limit stopped
+      the reduction; the set still has no solution, but may hold more than needed);
+    - ``stopped``: ``time limit`` when the deadline cut any part of the work
+      (the extraction, a check or the deduction), else None.
     """
 
     members: tuple[Member, ...]
@@ -69,6 +96,8 @@ class Core:
     checked_by: str | None = None
     checks: dict[str, Any] = field(default_factory=dict)
     smallest: bool = False
+    reduced: bool = True
+    stopped: str | None = None
 
     @property
     def cells(self) -> tuple[Cell, ...]:
@@ -77,17 +106,21 @@ class Core:
 
     @property
     def minimal(self) -> bool | None:
-        """Whether the check confirmed it: unsatisfiable, and satisfiable without any one
-        member (None when not checked)."""
+        """Whether the check confirmed it (unsatisfiable, and satisfiable without any
+        one member): True, False when a check contradicts it, None when not checked or
+        when a check was left ``unknown`` (by the time limit) and none contradicts it."""
         if not self.checks:
             return None
-        return self.checks["core"] == "unsatisfiable" and all(
-            status == "satisfiable" for status in self.checks["dropped"]
-        )
+        statuses = [self.checks["core"], *self.checks["dropped"]]
+        wanted = ["unsatisfiable"] + ["satisfiable"] * len(self.checks["dropped"])
+        if statuses == wanted:
+            return True
+        pairs = zip(statuses, wanted, strict=True)
+        return False if any(s not in (w, "unknown") for s, w in pairs) else None
 
     def sentence(self) -> str:
         """``these 4 givens and row 1 cannot all hold; drop any one of them and a
-        solution exists``."""
+        solution exists`` (without the second half when not ``reduced``)."""
         givens = [m for m in self.members if m.given is not None]
         rules = [m.text for m in self.members if m.given is None]
         parts = []
@@ -98,12 +131,17 @@ class Core:
             )
         if rules:
             parts.append(_join(rules))
+        if not self.reduced:
+            return (
+                f"{' and '.join(parts)} cannot all hold (not reduced to a minimal set: "
+                "stopped by the time limit)"
+            )
         return f"{' and '.join(parts)} cannot all hold; drop any one of them and a solution exists"
 
     def record(self) -> dict[str, Any]:
         """JSON-ready: ``core`` (members: ``text``, ``cells``), ``cells``, ``sentence``,
-        ``minimal``, ``checked_by``, ``checks``, ``steps`` (the engine's record),
-        ``outcome`` and ``seconds``."""
+        ``minimal``, ``smallest``, ``reduced``, ``stopped``, ``checked_by``, ``checks``,
+        ``steps`` (the engine's record), ``outcome`` and ``seconds``."""
         return {
             "core": [
                 {"text": m.text, "cells": [cell_name(c) for c in m.cells]} for m in self.members
@@ -113,6 +151,8 @@ class Core:
             "sentence": self.sentence() if self.members else None,
             "minimal": self.minimal,
             "smallest": self.smallest,
+            "reduced": self.reduced,
+            "stopped": self.stopped,
             "checked_by": self.checked_by,
             "checks": self.checks,
             "deduction": self.steps.summary(),
@@ -126,6 +166,17 @@ def _join(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+@dataclass
+class _Found:
+    """What the extraction reached: selector numbers (1-based member numbers), whether
+    they are reduced to a minimal set, a smallest one, and whether the deadline cut it."""
+
+    found: list[int] = field(default_factory=list)
+    reduced: bool = True
+    smallest: bool = False
+    stopped: bool = False
+
+
 def why_none(
     puzzle: Puzzle,
     *,
@@ -137,63 +188,114 @@ def why_none(
     """The core and the deduction steps of ``puzzle`` (module docstring).
 
     ``check_backend``: the back end that re-checks the core (None: no check);
-    ``smallest``: OptUx's smallest core, else MUSX's first minimal one;
+    ``smallest``: OptUx's smallest core, else the deletion's minimal one;
     ``budget``: CPU seconds OptUx may take (checked between its hitting sets) before
-    MUSX's core is given instead (``Core.smallest`` False), at most ``time_limit``;
-    ``time_limit``: seconds (None: none) for the deduction run (CPU, as
-    :func:`~cp_sudoku.deduction.explain` reads it; past it the run ends ``timeout``)
-    and for the checks of the core together (wall-clock; a check past it is
-    ``unknown``), so that a command's ``--time-limit`` holds here too.
+    the minimal core is given instead (``Core.smallest`` False);
+    ``time_limit``: wall-clock seconds (None: none) for the whole call, one deadline
+    shared by the formula, the SAT calls, OptUx (at most half of what is left), the
+    checks of the core and the deduction; past it ``Core.stopped`` is ``time limit``
+    and what was reached is given, marked as such.
     A puzzle with a solution gets an empty core.
 
     Raises:
         UsageError: an unknown back-end name, or a time limit that is not a positive
             number.
     """
-    check_limits(1, time_limit)
-    start = time.perf_counter()
-    formula = selected(puzzle)
-    wcnf = WCNF()
-    for clause in formula.clauses:
-        wcnf.append(clause)
-    for selector in formula.selectors:
-        wcnf.append([selector], weight=1)
-    with Solver(name="g4", bootstrap_with=formula.clauses) as sat:
-        satisfiable = sat.solve(assumptions=list(formula.selectors))
-    found: list[int] = []
-    proven = False
-    if not satisfiable:  # OptUx fails on a satisfiable formula: nothing to extract
-        most = budget if time_limit is None else min(budget, time_limit)
-        best = _smallest(wcnf, time.process_time() + most) if smallest else None
-        proven = best is not None
-        if best is None:
-            with MUSX(wcnf, solver="g4", verbosity=0) as musx:
-                best = musx.compute()
-        found = best or []
-    chosen = tuple(formula.members[k - 1] for k in sorted(found or ()))
-    seconds = time.perf_counter() - start
-    steps = explain(puzzle, time_limit=time_limit)
-    checks = (
-        check_core(puzzle, chosen, check_backend, time_limit) if chosen and check_backend else {}
-    )
+    clock = Clock(check_limits(1, time_limit))
+    with compile_deadline(clock.deadline):
+        try:
+            formula: Selected | None = selected(puzzle)
+        except OutOfTime:
+            formula = None
+        reached = _Found(stopped=True)
+        if formula is not None:
+            reached = _extract(formula, smallest, budget, clock)
+        everyone = members(puzzle) if formula is None else formula.members
+        chosen = tuple(everyone[k - 1] for k in sorted(reached.found))
+        seconds = time.perf_counter() - clock.start
+        checks = {}
+        if chosen and check_backend:
+            checks = check_core(puzzle, chosen, check_backend, clock.remaining())
+        steps = explain(puzzle)  # the deadline in force stops it (outcome ``timeout``)
+    cut = reached.stopped or steps.outcome == "timeout" or clock.expired()
     return Core(
         chosen,
-        len(formula.members),
+        len(everyone),
         steps,
         seconds,
         check_backend if checks else None,
         checks,
-        proven,
+        reached.smallest,
+        reached.reduced,
+        "time limit" if cut and clock.deadline is not None else None,
     )
+
+
+def _extract(formula: Selected, smallest: bool, budget: float, clock: Clock) -> _Found:
+    """The core of ``formula`` within ``clock``'s deadline (module docstring, 1)."""
+    number = {selector: k + 1 for k, selector in enumerate(formula.selectors)}
+    with Solver(name="g4", bootstrap_with=formula.clauses) as sat:
+        stopper = Stopper(sat, clock)
+        try:
+            answer = stopper.solve(list(formula.selectors))
+            if answer is None:
+                return _Found(stopped=True)
+            if answer:  # a solution: nothing to explain
+                return _Found()
+            kept, reduced = _deleted(stopper, sat, sorted(sat.get_core() or ()))
+        finally:
+            stopper.close()
+    reached = _Found(sorted(number[s] for s in kept), reduced, stopped=not reduced)
+    if smallest and reduced:
+        left = clock.remaining()
+        finished, best = _forked(
+            lambda: _smallest(formula, budget), None if left is None else left * SMALLEST_SHARE
+        )
+        if best is not None:
+            reached.found, reached.smallest = best, True
+        reached.stopped = not finished  # killed at its share of the time limit
+    return reached
+
+
+def _deleted(stopper: Stopper, sat: Solver, core: list[int]) -> tuple[list[int], bool]:
+    """``core`` (selectors, unsatisfiable together) reduced by deletion: each selector
+    left out in turn; when the rest still has no solution, the solver's new core of it
+    is kept (clause-set refinement), else the selector is needed.  The selectors reached
+    and whether the reduction finished (False: the deadline stopped a call)."""
+    needed: list[int] = []
+    left = list(core)
+    while left:
+        tried = left.pop()
+        answer = stopper.solve(needed + left)
+        if answer is None:
+            return needed + left + [tried], False
+        if answer:
+            needed.append(tried)
+        else:  # a subset of the rest holds every needed one (each one's drop has a solution)
+            used = set(sat.get_core() or ())
+            left = [s for s in left if s in used]
+    return needed, True
 
 
 class _OutOfTime(Exception):
     """OptUx ran past its budget."""
 
 
-def _smallest(wcnf: WCNF, deadline: float) -> list[int] | None:
-    """OptUx's smallest MUS (soft clause numbers, 1-based), or None past ``deadline``
-    (``time.process_time``, looked at before each of its optimal hitting sets)."""
+def _smallest(formula: Selected, budget: float) -> list[int] | None:
+    """OptUx's smallest MUS (member numbers, 1-based), or None past ``budget`` CPU
+    seconds (``time.process_time``, looked at before each of its optimal hitting sets;
+    run in a child process, whose CPU limit, a second later, ends one long step)."""
+    deadline = time.process_time() + budget
+    # the kernel's backstop for one long hitting-set step (SIGXCPU ends the child)
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = math.ceil(deadline) + 1
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    wcnf = WCNF()
+    for clause in formula.clauses:
+        wcnf.append(clause)
+    for selector in formula.selectors:
+        wcnf.append([selector], weight=1)
     with OptUx(wcnf, verbose=0) as optux:
         get = optux.hitman.get
 
@@ -207,6 +309,40 @@ def _smallest(wcnf: WCNF, deadline: float) -> list[int] | None:
             return optux.compute()
         except _OutOfTime:
             return None
+
+
+def _forked(
+    work: Callable[[], list[int] | None], seconds: float | None
+) -> tuple[bool, list[int] | None]:
+    """``work()`` run in a forked child process, which is killed after ``seconds`` of
+    wall-clock time (None: no limit): whether it finished, and its answer (None also
+    when it failed).  A child, not a thread, because only a process can be stopped in
+    the middle of a library's set-up (OptUx copies the formula and enumerates disjoint
+    correction sets in its constructor)."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child process; its answer is tested)
+        os.close(read)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        try:
+            os.write(write, pickle.dumps(work()))
+        finally:
+            os._exit(0)
+    os.close(write)
+    try:
+        if not select.select([read], [], [], seconds)[0]:
+            return False, None
+        chunks = []
+        while chunk := os.read(read, 1 << 16):
+            chunks.append(chunk)
+        answer = pickle.loads(b"".join(chunks)) if chunks else None
+        return True, answer if isinstance(answer, list) else None
+    finally:
+        os.close(read)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
 
 
 def check_core(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
+from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.encodings.cnf import Cnf, to_cnf
 from cp_sudoku.model import Cell, Constraint, Puzzle, cell_name
 
@@ -79,12 +80,13 @@ def selected(puzzle: Puzzle) -> Selected:
     """The puzzle's CNF with one selector per member (module docstring)."""
     everyone = members(puzzle)
     base = to_cnf(only(puzzle, ()), "extended")
-    own = {tuple(clause) for clause in base.clauses}
+    cell_clauses = len(base.clauses)
     clauses = [list(clause) for clause in base.clauses]
     top = base.num_vars
     selectors = []
     index = puzzle.index
     for member in everyone:
+        check_deadline()  # a time limit in force (why_none's) stops the build here too
         top += 1
         selector = top
         selectors.append(selector)
@@ -93,10 +95,10 @@ def selected(puzzle: Puzzle) -> Selected:
             clauses.append([-selector, base.literal[index[cell]][value]])
             continue
         part = to_cnf(only(puzzle, (member,)), "extended")
+        # the writer puts the cell clauses first, as in ``base``: the member's own follow
+        assert part.clauses[cell_clauses - 1 : cell_clauses] == base.clauses[-1:]
         shift = top - base.num_vars
-        for clause in part.clauses:
-            if tuple(clause) in own:
-                continue
+        for clause in part.clauses[cell_clauses:]:
             clauses.append(
                 [
                     -selector,
