@@ -10,7 +10,7 @@ Inside the search a cell's candidates are a mask, bit ``v - 1`` for value
 - :meth:`Rule.fits`: whether full values (one per member) meet the rule, the
   ``plain`` strategy's check once a rule's cells are all placed.
 
-Three forms:
+Four forms:
 
 - :class:`DigitSets`: a sum cage with distinct values, by its digit sets.
 - :class:`Tuples`: the constraint's allowed tuples, enumerated once from its
@@ -23,6 +23,10 @@ Three forms:
   still valid are, over the positions, the intersection of the union of the
   sets of each candidate; a value is supported when its set meets the valid
   ones.
+- :class:`Exponents`: a product cage over values of at least 1, never enumerated: one
+  sum of prime exponents per prime (:mod:`cp_sudoku.encodings.products`), pruned by
+  bounds: a value stays while its exponents fit between what the other cells can add at
+  least and at most to each prime's sum (exact once every cell is placed).
 - :class:`Layers`: an automaton rule (sandwich, X-sum and Skyscraper clues,
   :class:`~cp_sudoku.constraints.automaton.Automaton`), never enumerated: the
   moves of its layered graph over every value
@@ -38,6 +42,8 @@ from collections.abc import Sequence
 
 from cp_sudoku.constraints.automaton import Automaton
 from cp_sudoku.constraints.base import TABLE_CAP, TableTooLarge
+from cp_sudoku.encodings.products import ExponentSum
+from cp_sudoku.model import Cage
 
 #: Moves of an automaton's layers with distinct values past which :class:`Layers` takes
 #: the rule alone: a 9-cell sandwich or Skyscraper clue has under 3,000; a 12-cell one
@@ -221,3 +227,67 @@ class Layers(Rule):
     def fits(self, values: list[int]) -> bool:
         """The rule holds on the values."""
         return self.rule.holds([v - self.shift for v in values])
+
+
+class Exponents(Rule):
+    """A product cage over values of at least 1 as its sums of prime exponents
+    (:func:`~cp_sudoku.encodings.products.exponent_sums`), pruned by bounds on each sum.
+
+    ``shift`` turns a puzzle value into ``1..n`` (see
+    :mod:`~cp_sudoku.backends.backtrack_search`); ``cage`` is the constraint, whose
+    ``holds`` is :meth:`fits`.
+    """
+
+    idempotent = False  # a value dropped from one cell can tighten another's bounds
+
+    def __init__(
+        self, members: list[int], cage: Cage, sums: Sequence[ExponentSum], n: int, shift: int
+    ) -> None:
+        self.members = members
+        self.cage = cage
+        self.shift = shift
+        # per sum, the exponent of each value bit (0 for a value the cells cannot take)
+        self.sums = [
+            ([part.exponents.get(bit + 1 - shift, 0) for bit in range(n)], part.total)
+            for part in sums
+        ]
+
+    def prune(self, masks: list[int]) -> list[int] | None:
+        """Per prime: the least and greatest exponent of each cell; a value stays while the
+        others can bring the sum to the target's exponent (stale bounds only loosen it)."""
+        news = list(masks)
+        for weights, total in self.sums:
+            lows, highs = [], []
+            for m in news:
+                held = [weights[bit] for bit in _bits(m)]
+                if not held:
+                    return None
+                lows.append(min(held))
+                highs.append(max(held))
+            low, high = sum(lows), sum(highs)
+            for k, m in enumerate(news):
+                least, most = total - (high - highs[k]), total - (low - lows[k])
+                if least <= lows[k] and highs[k] <= most:
+                    continue
+                kept = 0
+                for bit in _bits(m):
+                    if least <= weights[bit] <= most:
+                        kept |= 1 << bit
+                if not kept:
+                    return None
+                news[k] = kept
+        return news
+
+    def fits(self, values: list[int]) -> bool:
+        """The cage holds on the values."""
+        return self.cage.holds([v - self.shift for v in values])
+
+
+def _bits(m: int) -> list[int]:
+    """The set bits of ``m``, highest first."""
+    found = []
+    while m:
+        bit = m.bit_length() - 1
+        m ^= 1 << bit
+        found.append(bit)
+    return found

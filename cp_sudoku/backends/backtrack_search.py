@@ -4,11 +4,11 @@ Values inside the search are ``1..n`` (``n`` = the number of values); a
 puzzle whose values start at 0 (Skyscraper empty cells) is shifted up by one
 on the way in and back on the way out.  Every constraint other than a unit
 (or an all-different) becomes a table rule (:mod:`~cp_sudoku.backends.backtrack_rules`):
-a sum cage with distinct values its digit sets, an automaton clue its layered
-moves, any other its allowed tuples, enumerated from the type's own ``holds``
-and ``prefix_ok``, so every type works; past the table cap the puzzle is
-declined.  ``mrv`` prunes each rule to generalised arc consistency, ``plain``
-checks it when its cells are complete.
+a sum cage with distinct values its digit sets, a product cage its sums of prime
+exponents, an automaton clue its layered moves, any other its allowed tuples,
+enumerated from the type's own ``holds`` and ``prefix_ok``, so every type works; past
+the table cap the puzzle is declined.  ``mrv`` prunes each rule to generalised arc
+consistency (an exponent rule by bounds), ``plain`` checks it when its cells are complete.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
 
-from cp_sudoku.backends.backtrack_rules import DigitSets, Layers, Rule, Tuples, mask
+from cp_sudoku.backends.backtrack_rules import DigitSets, Exponents, Layers, Rule, Tuples, mask
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
 from cp_sudoku.constraints import AllDifferent, Constraint, Linear, Pair, Table
 from cp_sudoku.constraints.automaton import Automaton
 from cp_sudoku.constraints.base import check_deadline, checked
 from cp_sudoku.deduction.groups import group_peers
+from cp_sudoku.encodings.products import by_exponents, exponent_sums
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
 
@@ -80,6 +81,9 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
         if isinstance(constraint, Cage) and is_distinct_sum(constraint):
             sets = digit_sets(len(members), constraint.target, n)
             rule = DigitSets(members, [mask(s) for s in sets])
+        elif isinstance(constraint, Cage) and by_exponents(constraint, puzzle.values):
+            sums = exponent_sums(constraint.target, tuple(puzzle.values))
+            rule = Exponents(members, constraint, sums, n, shift)
         elif isinstance(constraint, Automaton):
             pairs = len(members) * (len(members) - 1) // 2
             distinct = len(puzzle.differ_pairs(constraint.cells)) == pairs

@@ -1,0 +1,84 @@
+"""Product cages as sums of prime exponents (``cp_sudoku/encodings/products.py``): the
+``sat``, ``mip`` and ``backtrack`` back ends count exactly what the cage's table of allowed
+tuples allows.  A 20 x 20 KenKen whose product cage is too large for a table is in
+``tests/test_encoding_size.py``."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from itertools import product
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cp_sudoku.backends import get_backend
+from cp_sudoku.constraints import Table
+from cp_sudoku.encodings.products import by_exponents, exponent_sums
+from cp_sudoku.kinds.grid import square_puzzle, sudoku_units
+from cp_sudoku.model import Cage, Cell, Puzzle, is_solution
+
+#: The back ends that compile a product cage by its exponent sums.
+BY_EXPONENTS = ("sat", "mip", "backtrack", "backtrack-plain")
+
+
+def test_exponent_sums_split_the_target_by_prime() -> None:
+    sums = exponent_sums(2**3 * 3 * 7, (1, 2, 3, 4, 5, 6))
+    assert [(s.prime, s.total) for s in sums] == [(2, 3), (3, 1), (5, 0), (7, 1)]
+    assert sums[0].exponents == {1: 0, 2: 1, 3: 0, 4: 2, 5: 0, 6: 1}
+    assert set(sums[-1].exponents.values()) == {0}  # 7 divides no value: a sum never met
+    assert not by_exponents(Cage(((0, 0), (0, 1)), "*", 6), range(1, 7))  # two cells: pairs
+    assert not by_exponents(Cage(((0, 0), (0, 1), (1, 0)), "*", 6), range(7))  # a 0 value
+
+
+#: Solutions each back end looks for (more than most cages allow; a cage allowing more is
+#: compared on the first 100, each re-checked).
+LIMIT = 100
+
+
+@st.composite
+def product_cages(draw: st.DrawFn) -> tuple[Puzzle, Puzzle, int]:
+    """An n x n grid (n = 3..6, values 1..n) with one product cage of 3 to 5 cells anywhere
+    and every other cell given, its target reachable or not, its values distinct or not,
+    the cells of row 1 all different or not; the same puzzle with the cage as its table of
+    allowed tuples; and how many tuples the table has."""
+    n = draw(st.integers(3, 6))
+    every = [(r, c) for r in range(n) for c in range(n)]
+    cells: list[Cell] = draw(st.lists(st.sampled_from(every), min_size=3, max_size=5, unique=True))
+    values = draw(st.lists(st.integers(1, n), min_size=len(cells), max_size=len(cells)))
+    target = draw(st.sampled_from([math.prod(values), draw(st.integers(1, n ** len(cells)))]))
+    cage = Cage(tuple(cells), "*", target, draw(st.booleans()))
+    units = sudoku_units(n, None)[:1] if draw(st.booleans()) else ()
+    givens = {cell: 1 + (cell[1] if units and cell[0] == 0 else 0) for cell in every}
+    givens = {cell: v for cell, v in givens.items() if cell not in cells}
+    puzzle = replace(square_puzzle(n, "kenken", constraints=(*units, cage)), givens=givens)
+    row = {cells.index(c) for c in cells if c[0] == 0} if units else set()
+    tuples = tuple(
+        t
+        for t in product(range(1, n + 1), repeat=len(cells))
+        if cage.holds(t) and _fits_row(puzzle, cells, t, row)
+    )
+    tabled = replace(puzzle, constraints=(*units, Table(tuple(cells), tuples)))
+    return puzzle, tabled, len(tuples)
+
+
+def _fits_row(puzzle: Puzzle, cells: list[Cell], values: tuple[int, ...], row: set[int]) -> bool:
+    """The cage's values in row 1 repeat neither each other nor a given of the row."""
+    seen = [v for k, v in enumerate(values) if k in row]
+    seen += [v for cell, v in puzzle.givens.items() if cell[0] == 0] if row else []
+    return len(set(seen)) == len(seen)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(product_cages())
+def test_exponent_sums_count_what_the_table_allows(puzzles: tuple[Puzzle, Puzzle, int]) -> None:
+    with_cage, tabled, allowed = puzzles
+    expected = get_backend("sat").solve(tabled, limit=LIMIT)
+    assert expected.count == min(allowed, LIMIT)
+    for name in BY_EXPONENTS:
+        result = get_backend(name).solve(with_cage, limit=LIMIT)
+        assert result.count == expected.count, (name, result.count, expected.count)
+        assert result.complete == expected.complete, name
+        assert all(is_solution(with_cage, grid) for grid in result.solutions), name
+        if expected.complete:
+            assert set(result.solutions) == set(expected.solutions), name
