@@ -10,6 +10,7 @@ import math
 from dataclasses import replace
 from itertools import product
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ from cp_sudoku.backends import get_backend
 from cp_sudoku.constraints import Table
 from cp_sudoku.encodings.products import by_exponents, exponent_sums
 from cp_sudoku.kinds.grid import square_puzzle, sudoku_units
+from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.model import Cage, Cell, Puzzle, is_solution
 
 #: The back ends that compile a product cage by its exponent sums (``mip`` takes the other
@@ -89,3 +91,30 @@ def test_exponent_sums_count_what_the_table_allows(puzzles: tuple[Puzzle, Puzzle
         assert all(is_solution(with_cage, grid) for grid in result.solutions), name
         if expected.complete:
             assert set(result.solutions) == set(expected.solutions), name
+
+
+def _kenken_12_with_two_row_products(divide: int) -> Puzzle:
+    """A 12 x 12 KenKen, each pair of rows one ``*`` cage of 24 cells with the target
+    12!**2 (18 digits, which every Latin square meets), the first divided by ``divide``."""
+    n = 12
+    cages = [
+        (
+            math.factorial(n) ** 2 // (divide if r == 0 else 1),
+            "*",
+            [(r + k, c) for k in (0, 1) for c in range(n)],
+        )
+        for r in range(0, n, 2)
+    ]
+    return kenken(n, cages)
+
+
+@pytest.mark.parametrize(("divide", "status"), [(1, "multiple"), (11, "none")])
+def test_cpsat_takes_several_products_past_64_bits(divide: int, status: str) -> None:
+    """Six 24-cell products whose bound 12**24 passes 64 bits: CP-SAT chained each through
+    partial products between 1 and the target, and refused the model (the widths of its
+    domains add up past 64 bits), so ``check`` exited 2 on a valid puzzle; as exponent
+    sums it answers (dividing by 11 leaves one 11 for two rows: no solution)."""
+    puzzle = _kenken_12_with_two_row_products(divide)
+    result = get_backend("cpsat").solve(puzzle, limit=2, time_limit=60)
+    assert result.status == status, result
+    assert all(is_solution(puzzle, grid) for grid in result.solutions)

@@ -10,6 +10,7 @@ at a short Sudoku Explainer forcing chain (SE has no ALS).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from cp_sudoku.constraints.base import check_deadline
@@ -27,6 +28,7 @@ class _Als:
     where: str
     holders: dict[int, int]  # digit -> its cells holding it (bit set)
     seeing: dict[int, int]  # digit -> the cells outside seeing every holder (bit set)
+    content: tuple[int, tuple[int, ...]]  # its cells and their candidates
 
 
 def _sets(st: State) -> list[_Als]:
@@ -45,32 +47,33 @@ def _sets(st: State) -> list[_Als]:
 
 def _group_sets(st: State, group: Group) -> list[_Als]:
     """The ALSs of one group, by size, each size's in the order of ``combinations``."""
-    cand, peer_masks = st.cand, st.s.peer_masks
-    open_cells = [i for i in group.cells if not st.placed[i]]
+    cand, placed, peer_masks = st.cand, st.placed, st.s.peer_masks
+    open_cells = [i for i in group.cells if not placed[i]]
     top = min(MAX_CELLS, len(open_cells) - 1)
     by_size: list[list[tuple[int, ...]]] = [[] for _ in range(top + 1)]
     if top >= 1:
         # a cell with more values than the largest ALS has is in none
         fitting = [i for i in open_cells if cand[i].bit_count() <= top + 1]
         _extend(cand, fitting, 0, (), 0, top, by_size)
-    digit_cells = st.digit_cells()
     found: list[_Als] = []
     for size_sets in by_size:
         for chosen in size_sets:
-            mask = 0
-            cells = 0
+            mask = cells = 0
+            holders: dict[int, int] = {}
+            seeing: dict[int, int] = {}
             for i in chosen:
                 mask |= cand[i]
                 cells |= 1 << i
-            holders: dict[int, int] = {}
-            seeing: dict[int, int] = {}
             for d in bits(mask):
-                held = holders[d] = cells & digit_cells[d]
-                see = ~cells
-                for i in bits(held):
-                    see &= peer_masks[i]
-                seeing[d] = see
-            found.append(_Als(cells, mask, group.name, holders, seeing))
+                holders[d] = 0
+                seeing[d] = ~cells
+            for i in chosen:
+                cell, peers = 1 << i, peer_masks[i]
+                for d in bits(cand[i]):
+                    holders[d] |= cell
+                    seeing[d] &= peers
+            content = (cells, tuple(cand[i] for i in chosen))
+            found.append(_Als(cells, mask, group.name, holders, seeing, content))
     return found
 
 
@@ -100,41 +103,56 @@ def _extend(
 
 def als_xz(st: State) -> Step | None:
     """The first ALS-XZ that removes a candidate (ALSs in group order, pairs in that
-    order, x then z ascending)."""
+    order, x then z ascending).
+
+    A pair of ALSs that were both present, with the same candidates, in an earlier grid
+    where none was found gives none now (the same restricted commons, fewer targets):
+    only pairs with a new ALS are tried."""
     digit_cells = st.digit_cells()
-    by_digit: dict[int, list[tuple[_Als, int]]] = {}
-    for als in _sets(st):
+    sets = _sets(st)
+    before = st.since("als-xz none") or frozenset()
+    by_digit: dict[int, list[tuple[_Als, int, bool]]] = {}
+    for als in sets:
         # the values z for which some cell outside sees all of this ALS's z
         useful = 0
         for d, see in als.seeing.items():
             if see & digit_cells[d]:
                 useful |= 1 << d
+        fresh = als.content not in before
         for d in bits(als.mask):
-            by_digit.setdefault(d, []).append((als, useful))
+            by_digit.setdefault(d, []).append((als, useful, fresh))
     for x, holding in sorted(by_digit.items()):
         check_deadline()
-        # B's x must all see A's x: index each B by the lowest cell holding its x
+        # B's x must all see A's x: index each B by the lowest cell holding its x, for
+        # every B (the partners of a new A) and for the new ones (those of an old A)
         lowest: dict[int, list[int]] = {}
-        for p, (b, _) in enumerate(holding):
+        lowest_fresh: dict[int, list[int]] = {}
+        lows = lows_fresh = 0
+        for p, (b, _, fresh) in enumerate(holding):
             held = b.holders[x]
-            lowest.setdefault((held & -held).bit_length() - 1, []).append(p)
-        lows = sum(1 << c for c in lowest)
+            c = (held & -held).bit_length() - 1
+            lowest.setdefault(c, []).append(p)
+            lows |= 1 << c
+            if fresh:
+                lowest_fresh.setdefault(c, []).append(p)
+                lows_fresh |= 1 << c
         not_x = ~(1 << x)
         # a pair and its reverse give the same removals: the first pair met has A first
-        for q, (a, a_useful) in enumerate(holding):
+        for q, (a, a_useful, a_fresh) in enumerate(holding):
             a_zs = a.mask & a_useful & not_x
             a_cells, a_see = a.cells, a.seeing[x]
-            if not a_zs or not a_see & lows:
+            index, seen = (lowest, a_see & lows) if a_fresh else (lowest_fresh, a_see & lows_fresh)
+            if not a_zs or not seen:
                 continue
             near = []
-            seen = a_see & lows
             while seen:  # the bits of seen, highest first
                 c = seen.bit_length() - 1
-                near.extend(p for p in lowest[c] if p > q)
+                partners = index[c]
+                near.extend(partners[bisect_right(partners, q) :])
                 seen ^= 1 << c
             near.sort()
             for p in near:
-                b, b_useful = holding[p]
+                b, b_useful, _ = holding[p]
                 zs = a_zs & b.mask & b_useful
                 if not zs or a_cells & b.cells or b.holders[x] & ~a_see:
                     continue
@@ -151,4 +169,5 @@ def als_xz(st: State) -> Step | None:
                     )
                     cells = bits(a.cells | b.cells)
                     return st.step("ALS-XZ", 7.0, cells, [x, z], text, removes=removes)
+    st.remember("als-xz none", frozenset(als.content for als in sets))
     return None

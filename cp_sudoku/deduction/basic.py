@@ -45,9 +45,10 @@ def hidden_single(boxes: bool) -> Finder:
     rating = 1.2 if boxes else 1.5
 
     def find(st: State) -> Step | None:
-        for group in st.s.full:
-            if (group.role in BOX_ROLES) != boxes:
-                continue
+        groups = st.shared.get(find)
+        if groups is None:
+            groups = st.shared[find] = [g for g in st.s.full if (g.role in BOX_ROLES) == boxes]
+        for group in groups:
             single = _once(st, group)
             if single:
                 digit = bits(single)[0]
@@ -192,7 +193,7 @@ def naked_subset(size: int, rating: float) -> Finder:
     def find(st: State) -> Step | None:
         cand, placed = st.cand, st.placed
         barren = st.barren(("naked subset", size))
-        for group, key in _unsearched(st, barren, full=False):
+        for _, group, key in _unsearched(st, barren, full=False):
             open_cells = [i for i in group.cells if not placed[i]]
             small = [i for i in open_cells if 2 <= cand[i].bit_count() <= size]
             if len(small) >= size and len(open_cells) > size:
@@ -210,11 +211,12 @@ def naked_subset(size: int, rating: float) -> Finder:
     return find
 
 
-def _unsearched(st: State, barren: set[Any], full: bool) -> list[tuple[Group, int]]:
-    """Each group (each full group if ``full``) with its :meth:`State.group_ids` id
-    (distinct within a state), but those whose id is in ``barren``."""
-    groups = zip(st.s.full if full else st.s.groups, st.group_ids(full), strict=True)
-    return [(group, key) for group, key in groups if key not in barren]
+def _unsearched(st: State, barren: set[Any], full: bool) -> list[tuple[int, Group, int]]:
+    """Each group (each full group if ``full``) with its index and its
+    :meth:`State.group_ids` id (distinct within a state), but those whose id is in
+    ``barren``."""
+    groups = enumerate(zip(st.s.full if full else st.s.groups, st.group_ids(full), strict=True))
+    return [(k, group, key) for k, (group, key) in groups if key not in barren]
 
 
 def _locked(
@@ -235,18 +237,16 @@ def hidden_subset(size: int, rating: float) -> Finder:
     other candidates."""
 
     def find(st: State) -> Step | None:
-        cand, placed = st.cand, st.placed
         barren = st.barren(("hidden subset", size))
-        for group, key in _unsearched(st, barren, full=True):
+        digit_cells, placed_cells = st.digit_cells(), st.placed_cells()
+        masks, digits = st.s.masks, len(st.s.values)
+        for k, group, key in _unsearched(st, barren, full=True):
             barren.add(key)  # taken back below if the group gives a step
-            free = st.all & ~st.placed_mask(group)
-            if free.bit_count() <= size:
+            home = masks[k]
+            # digit -> its places (bit set), for the digits not placed in the group
+            places = {d: digit_cells[d] & home for d in range(digits) if not placed_cells[d] & home}
+            if len(places) <= size:
                 continue
-            places = dict.fromkeys(bits(free), 0)  # digit -> its places (bit set)
-            for i in group.cells:
-                if not placed[i]:
-                    for d in bits(cand[i] & free):
-                        places[d] |= 1 << i
             few = [d for d, cells in places.items() if 2 <= cells.bit_count() <= size]
             for chosen, union in _locked(few, places, size):
                 cells = bits(union)
@@ -278,13 +278,7 @@ def fish(size: int, rating: float) -> Finder:
                 if key in barren:
                     continue
                 barren.add(key)  # taken back below if the digit gives a step
-                lines = []  # (base, its places of digit, their covers as a bit set)
-                for group, mask in bases:
-                    places = digit_cells[digit] & mask
-                    if 2 <= places.bit_count() <= size and not placed_cells[digit] & mask:
-                        lines.append(
-                            (group, bits(places), sum(1 << cells[i][axis] for i in bits(places)))
-                        )
+                lines = [line for count, line in _fish_bases(st, key, bases) if count <= size]
                 for chosen in combinations(lines, size):
                     spread = 0
                     for _, _, line in chosen:
@@ -309,6 +303,31 @@ def fish(size: int, rating: float) -> Finder:
     return find
 
 
+def _fish_bases(
+    st: State, key: tuple[int, int, int, int], bases: list[tuple[Group, int]]
+) -> list[tuple[int, tuple[Group, Sequence[int], int]]]:
+    """The bases where the digit of ``key`` (axis, digit, its open and placed cells) is
+    open with at least two places: each with its count of places and the line of
+    :func:`fish` (base, its places, their covers as a bit set); once per key, for the
+    three sizes."""
+    known = st.shared.setdefault("fish bases", {})
+    found = known.get(key)
+    if found is None:
+        axis, _, open_cells, placed_cells = key
+        cells = st.s.cells
+        found = known[key] = []
+        for group, mask in bases:
+            places = open_cells & mask
+            count = places.bit_count()
+            if count >= 2 and not placed_cells & mask:
+                held = bits(places)
+                spread = 0
+                for i in held:
+                    spread |= 1 << cells[i][axis]
+                found.append((count, (group, held, spread)))
+    return found
+
+
 def _fish_lines(
     st: State,
 ) -> list[tuple[int, list[tuple[Group, int]], dict[int, Group], int]]:
@@ -328,13 +347,24 @@ def _fish_lines(
 
 def xy_wing(st: State) -> Step | None:
     """A pivot {x,y} seeing pincers {x,z} and {y,z}: z leaves every cell seeing both
-    pincers (4.2)."""
-    cand, peers = st.cand, st.s.peers
+    pincers (4.2).  After a grid that gave none, only wings with a cell whose candidates
+    changed since are tried (the others are the same wings, with fewer targets)."""
+    cand, peers, peer_masks = st.cand, st.s.peers, st.s.peer_masks
     pairs = [i for i in st.open() if cand[i].bit_count() == 2]
+    pair_cells = 0
+    for i in pairs:
+        pair_cells |= 1 << i
+    fresh = _changed_cells(st, "xy-wing none")
     for pivot in pairs:
-        near = [i for i in pairs if i in peers[pivot]]
-        for a, b in combinations(near, 2):
-            ma, mb, mp = cand[a], cand[b], cand[pivot]
+        near = pair_cells & peer_masks[pivot]
+        old_pivot = not fresh >> pivot & 1
+        if old_pivot and not near & fresh:
+            continue
+        mp = cand[pivot]
+        for a, b in combinations(bits(near), 2):
+            if old_pivot and not (fresh >> a | fresh >> b) & 1:
+                continue
+            ma, mb = cand[a], cand[b]
             z = ma & mb
             if z.bit_count() != 1 or z & mp or (ma | mb) & ~z != mp:
                 continue
@@ -347,19 +377,37 @@ def xy_wing(st: State) -> Step | None:
                     f"{st.values_text(mb)}: one pincer is {st.value(bits(z)[0])}"
                 )
                 return st.step("XY-Wing", 4.2, [pivot, a, b], bits(mp | z), text, removes=removes)
+    st.remember("xy-wing none", tuple(cand))
     return None
+
+
+def _changed_cells(st: State, name: str) -> int:
+    """The cells whose candidates changed since the grid :meth:`State.remember` kept under
+    ``name`` (a bit set; every cell when there is none to narrow)."""
+    before = st.since(name)
+    if before is None:
+        return -1
+    changed = 0
+    for i, (now, then) in enumerate(zip(st.cand, before, strict=True)):
+        if now != then:
+            changed |= 1 << i
+    return changed
 
 
 def xyz_wing(st: State) -> Step | None:
     """A pivot {x,y,z} seeing pincers {x,z} and {y,z}: z leaves every cell seeing all
     three (4.4)."""
     cand, peers = st.cand, st.s.peers
+    fresh = _changed_cells(st, "xyz-wing none")
     for pivot in st.open():
         mp = cand[pivot]
         if mp.bit_count() != 3:
             continue
         near = [i for i in peers[pivot] if cand[i].bit_count() == 2 and cand[i] & ~mp == 0]
+        old_pivot = not fresh >> pivot & 1
         for a, b in combinations(near, 2):
+            if old_pivot and not (fresh >> a | fresh >> b) & 1:
+                continue
             z = cand[a] & cand[b]
             if z.bit_count() != 1 or cand[a] | cand[b] != mp:
                 continue
@@ -372,4 +420,5 @@ def xyz_wing(st: State) -> Step | None:
                     f"{st.value(bits(z)[0])}"
                 )
                 return st.step("XYZ-Wing", 4.4, [pivot, a, b], bits(mp), text, removes=removes)
+    st.remember("xyz-wing none", tuple(cand))
     return None

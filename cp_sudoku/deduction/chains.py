@@ -51,18 +51,21 @@ class Links:
     """The strong and weak links of a candidate grid, for one kind of chain
     (:func:`links_of`).
 
-    ``strong``: candidate -> its strong partners (bit set); ``weak[k]``: candidate
-    ``k``'s weak partners (bit set; 0 when ``k`` is not a candidate); ``linked``: the
-    candidates with a strong link (bit set); ``present``: every candidate of an open cell.
+    ``strong``: candidate -> its strong partners (bit set); ``weak``: candidate -> its
+    weak partners (bit set), for the candidates the kind's searches start from or reach
+    (:func:`links_of`); ``linked``: the candidates with a strong link (bit set);
+    ``present``: every candidate of an open cell.
     """
 
-    def __init__(self, st: State, strong: dict[int, int], weak: list[int], present: int) -> None:
+    def __init__(
+        self, st: State, strong: dict[int, int], weak: dict[int, int], linked: int, present: int
+    ) -> None:
         self.st = st
         self.n = len(st.cand)
         self.strong = strong
         self.weak = weak
         self.present = present
-        self.linked = sum(1 << k for k in strong)
+        self.linked = linked
 
     def name(self, k: int) -> str:
         d, i = divmod(k, self.n)
@@ -70,51 +73,106 @@ class Links:
 
 
 def links_of(st: State, kind: str) -> Links:
-    """The links of ``kind`` (``x``, ``xy``, ``aic``) in ``st``'s candidate grid, built
-    once per grid for every kind."""
-    return st.per_grid("links", lambda: _kinds(st))[kind]
+    """The links of ``kind`` in ``st``'s candidate grid, built once per grid: ``xy`` (strong
+    links in bivalue cells, weak links between one digit's places; weak links of the
+    bivalue cells' candidates), ``aic`` (strong links in cells and groups, weak links in
+    cells too; weak links of the linked candidates) and ``all`` (the same, with the weak
+    links of every candidate: forcing chains start anywhere).  X-chains read one digit's
+    links at a time (:func:`_digit_links`)."""
+    return st.per_grid(f"links {kind}", lambda: _links(st, kind))
 
 
-def _kinds(st: State) -> dict[str, Links]:
-    n, values, cand = len(st.cand), len(st.s.values), st.cand
-    digit_cells, peer_masks = st.digit_cells(), st.s.peer_masks
-    open_cells = st.open()
-    weak_digit = [0] * (n * values)  # weak links within one digit (group peers)
-    weak_all = [0] * (n * values)  # and within one cell
-    in_cells: dict[int, int] = {}
-    for i in open_cells:
-        digits = bits(cand[i])
-        in_cell = 0
-        for d in digits:
-            in_cell |= 1 << (d * n + i)
-        for d in digits:
-            k = d * n + i
-            weak_digit[k] = found = (peer_masks[i] & digit_cells[d]) << (d * n)
-            weak_all[k] = found | in_cell ^ (1 << k)
-        if len(digits) == 2:
-            a, b = digits
-            _link(in_cells, a * n + i, b * n + i)
-    in_groups: dict[int, int] = {}
-    for gbits in st.s.masks:
-        for d in range(values):
-            places = gbits & digit_cells[d]
-            if places.bit_count() == 2:
-                a, b = bits(places)
-                _link(in_groups, d * n + a, d * n + b)
+def _links(st: State, kind: str) -> Links:
+    in_cells, in_groups, cell_linked, group_linked, present = st.per_grid(
+        "strong links", lambda: _strong(st)
+    )
+    if kind == "xy":
+        return Links(st, in_cells, _weak(st, in_cells, False), cell_linked, present)
     both = dict(in_cells)
     for k, partners in in_groups.items():
         both[k] = both.get(k, 0) | partners
-    present = sum(digit_cells[d] << (d * n) for d in range(values))
-    return {
-        "x": Links(st, in_groups, weak_digit, present),
-        "xy": Links(st, in_cells, weak_digit, present),
-        "aic": Links(st, both, weak_all, present),
-    }
+    if kind == "aic":
+        return Links(st, both, _weak(st, both, True), cell_linked | group_linked, present)
+    chained = links_of(st, "aic")
+    weak = dict(chained.weak)
+    weak.update(_weak(st, _open_candidates(st, weak), True))
+    return Links(st, chained.strong, weak, chained.linked, present)
 
 
-def _link(strong: dict[int, int], a: int, b: int) -> None:
-    strong[a] = strong.get(a, 0) | 1 << b
-    strong[b] = strong.get(b, 0) | 1 << a
+def _strong(st: State) -> tuple[dict[int, int], dict[int, int], int, int, int]:
+    """The strong links in bivalue cells and in full groups, the candidates each set
+    links, and every candidate of an open cell."""
+    n, cand = len(st.cand), st.cand
+    in_cells: dict[int, int] = {}
+    cell_linked = 0
+    for i in st.open():
+        m = cand[i]
+        if m.bit_count() == 2:
+            a, b = bits(m)
+            a, b = a * n + i, b * n + i
+            in_cells[a] = 1 << b
+            in_cells[b] = 1 << a
+            cell_linked |= 1 << a | 1 << b
+    in_groups: dict[int, int] = {}
+    group_linked = present = 0
+    for d, cells in enumerate(st.digit_cells()):
+        base = d * n
+        present |= cells << base
+        linked, strong = _group_links(st, cells, base)
+        group_linked |= linked
+        for k, partners in strong.items():
+            in_groups[k] = in_groups.get(k, 0) | partners
+    return in_cells, in_groups, cell_linked, group_linked, present
+
+
+def _group_links(st: State, cells: int, base: int) -> tuple[int, dict[int, int]]:
+    """One digit's strong links in full groups (``cells`` its places, ``base`` the number
+    of its first candidate): the candidates linked, and each one's partners."""
+    strong: dict[int, int] = {}
+    linked = 0
+    for group in st.s.masks:
+        places = group & cells
+        high = places & (places - 1)
+        if high and not high & (high - 1):  # exactly two places
+            a = base + (places ^ high).bit_length() - 1
+            b = base + high.bit_length() - 1
+            strong[a] = strong.get(a, 0) | 1 << b
+            strong[b] = strong.get(b, 0) | 1 << a
+            linked |= 1 << a | 1 << b
+    return linked, strong
+
+
+def _digit_links(st: State, d: int) -> Links:
+    """The links of X-chains of digit ``d``: its strong links in groups, its weak links
+    between group peers."""
+    n, cells = len(st.cand), st.digit_cells()[d]
+    linked, strong = _group_links(st, cells, d * n)
+    return Links(st, strong, _weak(st, strong, False), linked, cells << (d * n))
+
+
+def _weak(st: State, keys: Iterable[int], in_cells: bool) -> dict[int, int]:
+    """The weak partners of each candidate of ``keys``: the same digit in its group peers,
+    and with ``in_cells`` the other candidates of its cell."""
+    n, cand = len(st.cand), st.cand
+    digit_cells, peer_masks = st.digit_cells(), st.s.peer_masks
+    spread: dict[int, int] = st.shared.setdefault("spread", {})
+    found: dict[int, int] = {}
+    for k in keys:
+        d, i = divmod(k, n)
+        weak = (peer_masks[i] & digit_cells[d]) << (d * n)
+        if in_cells:
+            m = cand[i]
+            column = spread.get(m)
+            if column is None:  # the candidates of mask m in cell 0
+                column = spread[m] = sum(1 << (e * n) for e in bits(m))
+            weak |= (column << i) ^ (1 << k)
+        found[k] = weak
+    return found
+
+
+def _open_candidates(st: State, skip: Mapping[int, int]) -> list[int]:
+    n, cand = len(st.cand), st.cand
+    return [d * n + i for i in st.open() for d in bits(cand[i]) if d * n + i not in skip]
 
 
 @dataclass(frozen=True)
@@ -207,15 +265,18 @@ def chain(kind: str, max_nodes: int = 20):
     technique, base, *_ = KINDS[kind]
 
     def find(st: State) -> Step | None:
-        found = links_of(st, kind)
-        if not found.strong:
-            return None
         if kind == "x":
-            best = _x_shortest(st, found, max_nodes)
+            best = _x_shortest(st, max_nodes)
+            if best is None:
+                return None
+            found = _digit_links(st, best[1] // len(st.cand))
         else:
-            best = _first_shortest(found, bits(found.present & found.linked), max_nodes)
-        if best is None:
-            return None
+            found = links_of(st, kind)
+            if not found.strong:
+                return None
+            best = _first_shortest(found, bits(found.linked), max_nodes)
+            if best is None:
+                return None
         shortest = _shortest_from(found, best[1], best[0])
         assert shortest is not None  # the same search as _first_shortest's
         nodes = len(shortest.nodes) + 2  # with the target, at both ends
@@ -230,15 +291,16 @@ def chain(kind: str, max_nodes: int = 20):
     return find
 
 
-def _x_shortest(st: State, found: Links, limit: int) -> tuple[int, int] | None:
+def _x_shortest(st: State, limit: int) -> tuple[int, int] | None:
     """:func:`_first_shortest` over every start, for X-chains: a digit's chains depend on
     its places alone, so each digit's first shortest is kept per places (shared by copies)."""
     known = st.shared.setdefault(("x-chain", limit), {})
-    n, best = found.n, None
+    best = None
     for d, cells in enumerate(st.digit_cells()):
         key = (d, cells)
         if key not in known:
-            known[key] = _first_shortest(found, bits((cells << (d * n)) & found.linked), limit)
+            found = _digit_links(st, d)
+            known[key] = _first_shortest(found, bits(found.linked), limit)
         mine = known[key]
         if mine is not None and (best is None or mine[0] < best[0]):
             best = mine
@@ -300,7 +362,7 @@ def forcing_chains(st: State) -> Step | None:
     in a full group) implies, along static chains, the same conclusion, which is
     therefore true (Sudoku Explainer's ``Cell``/``Region Forcing Chains``, 8.0 + length).
     """
-    found = links_of(st, "aic")
+    found = links_of(st, "all")
     n = found.n
     reach: dict[int, tuple[int, int, list[int], list[int]]] = {}
 

@@ -175,16 +175,17 @@ class Explanation:
 
 def _contradiction(st: State) -> str | None:
     """Where the candidates show there is no solution, or None."""
-    if 0 in st.cand:  # else no cell is without a candidate
+    cand, every = st.cand, st.all
+    if 0 in cand:  # else no cell is without a candidate
         for i in st.open():
-            if not st.cand[i]:
+            if not cand[i]:
                 return f"{cell_name(st.s.cells[i])} has no candidate left"
     for group in st.s.full:
         seen = 0
         for i in group.cells:
-            seen |= st.cand[i]
-        if seen != st.all:
-            missing = st.all & ~seen
+            seen |= cand[i]
+        if seen != every:
+            missing = every & ~seen
             value = st.value((missing & -missing).bit_length() - 1)
             return f"{value} has no place left in {group.name}"
     return None

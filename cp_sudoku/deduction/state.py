@@ -73,6 +73,16 @@ def _positions(mask: int) -> list[int]:
     return found
 
 
+@dataclass(frozen=True)
+class Changes:
+    """What changed between two candidate grids: the cells whose candidates or placed
+    flag differ, and the earlier grid's candidates and flags (:meth:`State.per_grid`)."""
+
+    cells: list[int]
+    cand: tuple[int, ...]
+    placed: tuple[bool, ...]
+
+
 #: What a set of alternatives is: a cell (index), or a digit in a full group.
 Option = int | tuple[int, Group]
 
@@ -168,8 +178,9 @@ class State:
         return self._digit_sets()[1]
 
     def _digit_sets(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(digit_cells, placed_cells), computed once per candidate grid."""
-        return self.per_grid("digit sets", self._count_digits)
+        """(digit_cells, placed_cells), computed once per candidate grid (from the last
+        grid's, for the cells that changed)."""
+        return self.per_grid("digit sets", self._count_digits, self._recount_digits)
 
     def _count_digits(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         found = [0] * len(self.s.values)
@@ -181,15 +192,71 @@ class State:
                 into[d] |= cell
         return tuple(found), tuple(done)
 
-    def per_grid(self, name: str, compute: Callable[[], Any]) -> Any:
-        """``compute()``, once per candidate grid (kept in :attr:`memo` under ``name``)."""
+    def _recount_digits(
+        self, old: tuple[tuple[int, ...], tuple[int, ...]], since: Changes
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        found, done = list(old[0]), list(old[1])
+        cand, placed = self.cand, self.placed
+        for i in since.cells:
+            cell = 1 << i
+            into = done if since.placed[i] else found
+            for d in bits(since.cand[i]):
+                into[d] &= ~cell
+            into = done if placed[i] else found
+            for d in bits(cand[i]):
+                into[d] |= cell
+        return tuple(found), tuple(done)
+
+    def per_grid(
+        self,
+        name: str,
+        compute: Callable[[], Any],
+        update: Callable[[Any, Changes], Any] | None = None,
+    ) -> Any:
+        """``compute()``, once per candidate grid (kept in :attr:`memo` under ``name``);
+        with ``update``, ``update(value, changes)`` from the value of the grid it was
+        last asked in and what changed since (:class:`Changes`)."""
         cand, placed = tuple(self.cand), tuple(self.placed)
         known = self.memo.get(name)
-        if known is not None and known[0] == cand and known[1] == placed:
-            return known[2]
-        value = compute()
+        if known is None:
+            value = compute()
+        else:
+            old_cand, old_placed, old = known
+            if old_cand == cand and old_placed == placed:
+                return old
+            if update is None:
+                value = compute()
+            else:
+                cells = [
+                    i
+                    for i, a, b, p, q in zip(
+                        range(len(cand)), old_cand, cand, old_placed, placed, strict=True
+                    )
+                    if a != b or p != q
+                ]
+                value = update(old, Changes(cells, old_cand, old_placed))
         self.memo[name] = (cand, placed, value)
         return value
+
+    def since(self, name: str) -> Any:
+        """What :meth:`remember` kept under ``name`` at an earlier grid of which this one
+        is a narrowing (no candidate added, no placed cell reopened), else None: a finder
+        that found nothing there may skip what cannot have changed since."""
+        known = self.memo.get(name)
+        if known is None:
+            return None
+        old_cand, old_placed, value = known
+        for now, then in zip(self.cand, old_cand, strict=True):
+            if now & ~then:
+                return None
+        for now, then in zip(self.placed, old_placed, strict=True):
+            if then and not now:
+                return None
+        return value
+
+    def remember(self, name: str, value: Any) -> None:
+        """Keep ``value`` for :meth:`since` in this grid's narrowings."""
+        self.memo[name] = (tuple(self.cand), tuple(self.placed), value)
 
     def barren(self, finder: object) -> set[Any]:
         """The keys a finder recorded as giving no step: each key stands for the
@@ -204,24 +271,46 @@ class State:
         """Per group (per full group if ``full``): a number for its content (its cells'
         candidates and whether each is placed), the same in every state of this puzzle
         for the same group and content, and different for another group or content."""
-        return self.per_grid(f"group ids {full}", lambda: self._name_groups(full))
+        if not full and self._all_full():
+            full = True  # the same groups: one numbering serves both
+        return self.per_grid(
+            f"group ids {full}",
+            lambda: self._name_groups(full, None),
+            lambda old, since: self._name_groups(full, (old, since)),
+        )
 
-    def _name_groups(self, full: bool) -> list[int]:
+    def _all_full(self) -> bool:
+        found = self.shared.get("all groups full")
+        if found is None:
+            found = self.shared["all groups full"] = self.s.groups == self.s.full
+        return found
+
+    def _name_groups(self, full: bool, before: tuple[list[int], Changes] | None) -> list[int]:
+        """The numbers of :meth:`group_ids`; ``before``: those of an earlier grid and what
+        changed since (a group none of whose cells changed keeps its number)."""
         key = ("group contents", full)
         known = self.shared.get(key)
         if known is None:
             groups = self.s.full if full else self.s.groups
             # the first cell once more, so that a one-cell group gives a tuple too
-            known = self.shared[key] = ([itemgetter(*g.cells, g.cells[0]) for g in groups], {})
-        getters, ids = known
+            getters = [itemgetter(*g.cells, g.cells[0]) for g in groups]
+            known = self.shared[key] = (getters, [g.mask for g in groups], {})
+        getters, masks, ids = known
         cand, placed = self.cand, self.placed
-        found = []
+        if before is None:
+            found, changed = [-1] * len(getters), -1
+        else:
+            found, changed = list(before[0]), 0
+            for i in before[1].cells:
+                changed |= 1 << i
         for k, contents in enumerate(getters):
+            if not masks[k] & changed:
+                continue
             content = (k, contents(cand), contents(placed))
             number = ids.get(content)
             if number is None:
                 number = ids[content] = len(ids)
-            found.append(number)
+            found[k] = number
         return found
 
     def open(self) -> list[int]:
