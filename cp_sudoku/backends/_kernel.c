@@ -595,9 +595,258 @@ done:
     return result;
 }
 
+/* ---- Chain searches of the deduction engine (cp_sudoku/deduction/chains.py) ----
+ *
+ * The same breadth-first searches as chains.py's pure-Python _first_shortest and
+ * _reach, over bit sets of candidates (candidate k = digit * cells + cell) held as
+ * arrays of 64-bit words instead of Python ints: a link graph (chain_graph) keeps
+ * each candidate's strong and weak partners; first_shortest and reach return what
+ * the Python functions return, in the same order.  tests/test_deduction.py compares
+ * the two on a sample of puzzles.
+ */
+
+typedef struct {
+    Py_ssize_t bits, words;
+    int32_t *strong_row, *weak_row; /* per candidate: its row in strong/weak, or -1 */
+    uint64_t *strong, *weak;        /* rows of `words` words */
+    uint64_t *linked;
+} ChainGraph;
+
+static void chain_graph_free(PyObject *capsule) {
+    ChainGraph *g = PyCapsule_GetPointer(capsule, "cp_sudoku.chain_graph");
+    if (!g) return;
+    free(g->strong_row); free(g->weak_row); free(g->strong); free(g->weak); free(g->linked);
+    free(g);
+}
+
+/* A non-negative Python int into `words` words (bits past them are an error). */
+static int int_to_words(PyObject *value, uint64_t *out, Py_ssize_t words) {
+    if (!PyLong_Check(value)) { PyErr_SetString(PyExc_TypeError, "expected an int"); return -1; }
+    unsigned char *bytes = (unsigned char *)out;
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t need = PyLong_AsNativeBytes(value, bytes, words * 8,
+        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (need < 0) return -1;
+    if (need > words * 8) { PyErr_SetString(PyExc_OverflowError, "bit set too large"); return -1; }
+    return 0;
+#else
+    return _PyLong_AsByteArray((PyLongObject *)value, bytes, (size_t)(words * 8), 1, 0);
+#endif
+}
+
+static PyObject *words_to_int(const uint64_t *in, Py_ssize_t words) {
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(in, (size_t)(words * 8), Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray((const unsigned char *)in, (size_t)(words * 8), 1, 0);
+#endif
+}
+
+/* table (dict candidate -> bit set) into rows; row_of[k] = row of k or -1. */
+static int load_table(PyObject *table, Py_ssize_t bits, Py_ssize_t words, int32_t **row_of, uint64_t **rows) {
+    if (!PyDict_Check(table)) { PyErr_SetString(PyExc_TypeError, "expected a dict"); return -1; }
+    Py_ssize_t n = PyDict_Size(table), pos = 0, row = 0;
+    PyObject *key, *value;
+    *row_of = malloc(sizeof(int32_t) * (size_t)bits);
+    *rows = calloc((size_t)(n ? n : 1) * (size_t)words, sizeof(uint64_t));
+    if (!*row_of || !*rows) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t k = 0; k < bits; k++) (*row_of)[k] = -1;
+    while (PyDict_Next(table, &pos, &key, &value)) {
+        Py_ssize_t k = PyLong_AsSsize_t(key);
+        if (k == -1 && PyErr_Occurred()) return -1;
+        if (k < 0 || k >= bits) { PyErr_SetString(PyExc_ValueError, "candidate out of range"); return -1; }
+        if (int_to_words(value, *rows + row * words, words) < 0) return -1;
+        (*row_of)[k] = (int32_t)row++;
+    }
+    return 0;
+}
+
+static PyObject *k_chain_graph(PyObject *self, PyObject *args) {
+    Py_ssize_t bits;
+    PyObject *strong, *weak, *linked;
+    if (!PyArg_ParseTuple(args, "nOOO", &bits, &strong, &weak, &linked)) return NULL;
+    if (bits <= 0) { PyErr_SetString(PyExc_ValueError, "bits must be positive"); return NULL; }
+    ChainGraph *g = calloc(1, sizeof(ChainGraph));
+    if (!g) return PyErr_NoMemory();
+    g->bits = bits;
+    g->words = (bits + 63) / 64;
+    PyObject *capsule = PyCapsule_New(g, "cp_sudoku.chain_graph", chain_graph_free);
+    if (!capsule) { free(g); return NULL; }
+    g->linked = calloc((size_t)g->words, sizeof(uint64_t));
+    if (!g->linked) { Py_DECREF(capsule); return PyErr_NoMemory(); }
+    if (load_table(strong, bits, g->words, &g->strong_row, &g->strong) < 0
+        || load_table(weak, bits, g->words, &g->weak_row, &g->weak) < 0
+        || int_to_words(linked, g->linked, g->words) < 0) {
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    return capsule;
+}
+
+static ChainGraph *graph_of(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, "cp_sudoku.chain_graph");
+}
+
+/* out = OR of table rows over the bits of keys (absent rows are empty). */
+static void union_rows(const ChainGraph *g, const int32_t *row_of, const uint64_t *rows,
+                       const uint64_t *keys, uint64_t *out) {
+    Py_ssize_t W = g->words;
+    memset(out, 0, sizeof(uint64_t) * (size_t)W);
+    for (Py_ssize_t j = 0; j < W; j++) {
+        uint64_t m = keys[j];
+        while (m) {
+            Py_ssize_t k = j * 64 + __builtin_ctzll(m);
+            m &= m - 1;
+            int32_t r = row_of[k];
+            if (r >= 0) {
+                const uint64_t *src = rows + (Py_ssize_t)r * W;
+                for (Py_ssize_t t = 0; t < W; t++) out[t] |= src[t];
+            }
+        }
+    }
+}
+
+static int any_bits(const uint64_t *a, Py_ssize_t W) {
+    for (Py_ssize_t t = 0; t < W; t++) if (a[t]) return 1;
+    return 0;
+}
+
+static const uint64_t *row(const ChainGraph *g, const int32_t *row_of, const uint64_t *rows,
+                           Py_ssize_t k, const uint64_t *zero) {
+    int32_t r = row_of[k];
+    return r >= 0 ? rows + (Py_ssize_t)r * g->words : zero;
+}
+
+/* first_shortest(graph, starts, limit): chains.py's _first_shortest. */
+static PyObject *k_first_shortest(PyObject *self, PyObject *args) {
+    PyObject *capsule, *starts;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "OOn", &capsule, &starts, &limit)) return NULL;
+    ChainGraph *g = graph_of(capsule);
+    if (!g) return NULL;
+    PyObject *seq = PySequence_Fast(starts, "starts must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t S = PySequence_Fast_GET_SIZE(seq), W = g->words;
+    /* per search: w_weak, seen_off, seen_on, frontier (W words each) */
+    uint64_t *state = calloc((size_t)(S ? S : 1) * 4 * (size_t)W + 3 * (size_t)W, sizeof(uint64_t));
+    Py_ssize_t *start = malloc(sizeof(Py_ssize_t) * (size_t)(S ? S : 1));
+    Py_ssize_t *alive = malloc(sizeof(Py_ssize_t) * (size_t)(S ? S : 1));
+    PyObject *result = NULL;
+    if (!state || !start || !alive) { PyErr_NoMemory(); goto done; }
+    uint64_t *zero = state + S * 4 * W, *reached = zero + W, *keys = reached + W;
+    Py_ssize_t live = 0;
+    for (Py_ssize_t s = 0; s < S; s++) {
+        Py_ssize_t w = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(seq, s));
+        if (w == -1 && PyErr_Occurred()) goto done;
+        if (w < 0 || w >= g->bits) { PyErr_SetString(PyExc_ValueError, "start out of range"); goto done; }
+        uint64_t *mine = state + s * 4 * W;
+        memcpy(mine, row(g, g->weak_row, g->weak, w, zero), sizeof(uint64_t) * (size_t)W);
+        mine[W + w / 64] |= (uint64_t)1 << (w % 64);     /* seen_off */
+        mine[3 * W + w / 64] |= (uint64_t)1 << (w % 64); /* frontier */
+        start[s] = w;
+        alive[live++] = s;
+    }
+    Py_ssize_t nodes = 1;
+    while (live && nodes + 1 <= limit) {
+        nodes += 1;
+        Py_ssize_t going = 0;
+        for (Py_ssize_t a = 0; a < live; a++) {
+            Py_ssize_t s = alive[a];
+            uint64_t *w_weak = state + s * 4 * W, *seen_off = w_weak + W, *seen_on = seen_off + W,
+                     *frontier = seen_on + W;
+            for (Py_ssize_t t = 0; t < W; t++) keys[t] = frontier[t] & g->linked[t];
+            union_rows(g, g->strong_row, g->strong, keys, reached);
+            int hit = 0;
+            for (Py_ssize_t t = 0; t < W; t++) {
+                reached[t] &= ~seen_on[t];
+                seen_on[t] |= reached[t];
+                frontier[t] = 0;
+            }
+            for (Py_ssize_t j = 0; j < W && !hit; j++) {
+                uint64_t m = reached[j];
+                while (m) {
+                    Py_ssize_t y = j * 64 + __builtin_ctzll(m);
+                    m &= m - 1;
+                    const uint64_t *wy = row(g, g->weak_row, g->weak, y, zero);
+                    for (Py_ssize_t t = 0; t < W; t++) {
+                        if (w_weak[t] & wy[t]) { hit = 1; break; }
+                        frontier[t] |= wy[t];
+                    }
+                    if (hit) break;
+                }
+            }
+            if (hit) {
+                result = Py_BuildValue("(nn)", nodes, start[s]);
+                goto done;
+            }
+            int any = 0;
+            for (Py_ssize_t t = 0; t < W; t++) {
+                frontier[t] &= ~seen_off[t];
+                seen_off[t] |= frontier[t];
+                any |= frontier[t] != 0;
+            }
+            if (any) alive[going++] = s;
+        }
+        if (nodes + 2 > limit) break;
+        live = going;
+        nodes += 1;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_DECREF(seq);
+    free(state); free(start); free(alive);
+    return result;
+}
+
+/* reach(graph, start): chains.py's _reach, (on, off, made_on, made_off). */
+static PyObject *k_reach(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    Py_ssize_t start;
+    if (!PyArg_ParseTuple(args, "On", &capsule, &start)) return NULL;
+    ChainGraph *g = graph_of(capsule);
+    if (!g) return NULL;
+    if (start < 0 || start >= g->bits) { PyErr_SetString(PyExc_ValueError, "start out of range"); return NULL; }
+    Py_ssize_t W = g->words;
+    uint64_t *buf = calloc(5 * (size_t)W, sizeof(uint64_t));
+    PyObject *made_on = PyList_New(0), *made_off = PyList_New(0), *result = NULL, *item;
+    if (!buf) { PyErr_NoMemory(); goto done; }
+    if (!made_on || !made_off) goto done;
+    uint64_t *on = buf, *off = on + W, *made = off + W, *fresh = made + W, *keys = fresh + W;
+    on[start / 64] = made[start / 64] = (uint64_t)1 << (start % 64);
+    if (!(item = words_to_int(made, W)) || PyList_Append(made_on, item) < 0) { Py_XDECREF(item); goto done; }
+    Py_DECREF(item);
+    while (any_bits(made, W)) {
+        union_rows(g, g->weak_row, g->weak, made, fresh);
+        for (Py_ssize_t t = 0; t < W; t++) {
+            fresh[t] &= ~off[t];
+            off[t] |= fresh[t];
+            keys[t] = fresh[t] & g->linked[t];
+        }
+        if (!(item = words_to_int(fresh, W)) || PyList_Append(made_off, item) < 0) { Py_XDECREF(item); goto done; }
+        Py_DECREF(item);
+        union_rows(g, g->strong_row, g->strong, keys, made);
+        for (Py_ssize_t t = 0; t < W; t++) {
+            made[t] &= ~on[t];
+            on[t] |= made[t];
+        }
+        if (!(item = words_to_int(made, W)) || PyList_Append(made_on, item) < 0) { Py_XDECREF(item); goto done; }
+        Py_DECREF(item);
+    }
+    PyObject *on_int = words_to_int(on, W), *off_int = words_to_int(off, W);
+    if (on_int && off_int) result = PyTuple_Pack(4, on_int, off_int, made_on, made_off);
+    Py_XDECREF(on_int); Py_XDECREF(off_int);
+done:
+    Py_XDECREF(made_on); Py_XDECREF(made_off);
+    free(buf);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"shape", k_shape, METH_VARARGS, "Compile a structure (units, peers, locks) for search()."},
     {"search", k_search, METH_VARARGS, "Count the solutions of one puzzle up to a limit."},
+    {"chain_graph", k_chain_graph, METH_VARARGS, "A link graph for first_shortest() and reach()."},
+    {"first_shortest", k_first_shortest, METH_VARARGS, "chains.py's _first_shortest, compiled."},
+    {"reach", k_reach, METH_VARARGS, "chains.py's _reach, compiled."},
     {NULL, NULL, 0, NULL},
 };
 

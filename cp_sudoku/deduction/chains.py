@@ -20,8 +20,11 @@ Chains`` 8.0), plus its length bonus (:func:`length_bonus`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
 
 from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.deduction.state import State, Step, bits
@@ -47,6 +50,25 @@ def length_bonus(nodes: int) -> float:
     return added
 
 
+def _compiled() -> ModuleType | None:
+    """The C extension's chain searches, or None (not built, built before they were
+    added, or ``CP_SUDOKU_NO_KERNEL`` set): then the pure-Python searches run."""
+    if os.environ.get("CP_SUDOKU_NO_KERNEL"):
+        return None
+    try:
+        found = import_module("cp_sudoku.backends._kernel")
+    except ImportError:
+        return None
+    return found if hasattr(found, "first_shortest") else None
+
+
+#: The compiled :func:`_first_shortest` and :func:`_reach` (``cp_sudoku/backends/_kernel.c``:
+#: the same searches over arrays of 64-bit words), or None.  Both paths give the same
+#: results (tests/test_deduction.py compares them).
+COMPILED = _compiled()
+_UNBUILT = object()
+
+
 class Links:
     """The strong and weak links of a candidate grid, for one kind of chain
     (:func:`links_of`).
@@ -66,6 +88,17 @@ class Links:
         self.weak = weak
         self.present = present
         self.linked = linked
+        self._graph: object = _UNBUILT
+
+    def graph(self) -> object:
+        """The links in the compiled searches' form (``_kernel.chain_graph``), built once;
+        None when the C extension is not loaded (:data:`COMPILED`)."""
+        if self._graph is _UNBUILT:
+            self._graph = None
+            if COMPILED is not None:
+                bits = self.n * len(self.st.s.values)
+                self._graph = COMPILED.chain_graph(bits, self.strong, self.weak, self.linked)
+        return self._graph
 
     def name(self, k: int) -> str:
         d, i = divmod(k, self.n)
@@ -215,13 +248,17 @@ def _shortest_from(links: Links, w: int, limit: int) -> _Chain | None:
     return None
 
 
-def _first_shortest(links: Links, starts: Iterable[int], limit: int) -> tuple[int, int] | None:
+def _first_shortest(links: Links, starts: Sequence[int], limit: int) -> tuple[int, int] | None:
     """``(nodes, w)`` of the first start ``w`` whose shortest chain (:func:`_shortest_from`)
     is the shortest of all (at most ``limit`` nodes), or None.
 
     The same breadth-first searches over bit sets, without the paths, one per start and
     advanced a level at a time together: the first start to reach a chain at the lowest
     level is the answer, and no search goes deeper than that level."""
+    graph = links.graph()
+    if graph is not None:
+        check_deadline()
+        return COMPILED.first_shortest(graph, starts, limit)  # type: ignore[union-attr]
     strong, weak, linked = links.strong, links.weak, links.linked
     # per start: w, the candidates it sees, those reached off, those reached on, frontier
     searches = [(w, weak[w], 1 << w, 0, 1 << w) for w in starts]
@@ -325,6 +362,9 @@ def _notation(links: Links, nodes: tuple[int, ...]) -> str:
 def _reach(links: Links, start: int) -> tuple[int, int, list[int], list[int]]:
     """Everything ``start on`` implies: the candidates made true, those made false, and
     per level those first made true (at 1, 3, 5 ... nodes) and false (2, 4, 6 ...)."""
+    graph = links.graph()
+    if graph is not None:
+        return COMPILED.reach(graph, start)  # type: ignore[union-attr]
     weak, strong, linked = links.weak, links.strong, links.linked
     on, off = 1 << start, 0
     made_on, made_off = [on], []
