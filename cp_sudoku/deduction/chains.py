@@ -116,15 +116,20 @@ def links_of(st: State, kind: str) -> Links:
 
 
 def _links(st: State, kind: str) -> Links:
-    in_cells, in_groups, cell_linked, group_linked, present = st.per_grid(
-        "strong links", lambda: _strong(st)
-    )
+    in_cells, cell_linked = st.per_grid("cell links", lambda: _cell_links(st))
+    present = 0
+    for d, cells in enumerate(st.digit_cells()):
+        present |= cells << (d * len(st.cand))
     if kind == "xy":
         return Links(st, in_cells, _weak(st, in_cells, False), cell_linked, present)
-    both = dict(in_cells)
-    for k, partners in in_groups.items():
-        both[k] = both.get(k, 0) | partners
     if kind == "aic":
+        both = dict(in_cells)
+        group_linked = 0
+        for d, cells in enumerate(st.digit_cells()):
+            linked, strong = _group_links(st, cells, d * len(st.cand))
+            group_linked |= linked
+            for k, partners in strong.items():
+                both[k] = both.get(k, 0) | partners
         return Links(st, both, _weak(st, both, True), cell_linked | group_linked, present)
     chained = links_of(st, "aic")
     weak = dict(chained.weak)
@@ -132,12 +137,11 @@ def _links(st: State, kind: str) -> Links:
     return Links(st, chained.strong, weak, chained.linked, present)
 
 
-def _strong(st: State) -> tuple[dict[int, int], dict[int, int], int, int, int]:
-    """The strong links in bivalue cells and in full groups, the candidates each set
-    links, and every candidate of an open cell."""
+def _cell_links(st: State) -> tuple[dict[int, int], int]:
+    """The strong links in bivalue cells, and the candidates they link."""
     n, cand = len(st.cand), st.cand
     in_cells: dict[int, int] = {}
-    cell_linked = 0
+    linked = 0
     for i in st.open():
         m = cand[i]
         if m.bit_count() == 2:
@@ -145,17 +149,8 @@ def _strong(st: State) -> tuple[dict[int, int], dict[int, int], int, int, int]:
             a, b = a * n + i, b * n + i
             in_cells[a] = 1 << b
             in_cells[b] = 1 << a
-            cell_linked |= 1 << a | 1 << b
-    in_groups: dict[int, int] = {}
-    group_linked = present = 0
-    for d, cells in enumerate(st.digit_cells()):
-        base = d * n
-        present |= cells << base
-        linked, strong = _group_links(st, cells, base)
-        group_linked |= linked
-        for k, partners in strong.items():
-            in_groups[k] = in_groups.get(k, 0) | partners
-    return in_cells, in_groups, cell_linked, group_linked, present
+            linked |= 1 << a | 1 << b
+    return in_cells, linked
 
 
 def _group_links(st: State, cells: int, base: int) -> tuple[int, dict[int, int]]:
