@@ -841,12 +841,155 @@ done:
     return result;
 }
 
+/* One candidate's reach (chains.py's _reach): everything it implies when true, and per
+ * level the candidates first made true (made_on, levels 0..n_on-1) and false. */
+typedef struct {
+    uint64_t *on, *off, *made_on, *made_off; /* on, off: W words; made_*: n_* rows of W */
+    Py_ssize_t n_on, n_off;
+} Reach;
+
+static int grow(uint64_t **rows, Py_ssize_t *cap, Py_ssize_t need, Py_ssize_t W) {
+    if (need <= *cap) return 0;
+    Py_ssize_t cap2 = *cap ? *cap * 2 : 8;
+    while (cap2 < need) cap2 *= 2;
+    uint64_t *bigger = realloc(*rows, sizeof(uint64_t) * (size_t)(cap2 * W));
+    if (!bigger) return -1;
+    *rows = bigger;
+    *cap = cap2;
+    return 0;
+}
+
+static int reach_of(const ChainGraph *g, Py_ssize_t start, Reach *r) {
+    Py_ssize_t W = g->words, cap_on = 0, cap_off = 0;
+    uint64_t *tmp = calloc(2 * (size_t)W, sizeof(uint64_t));
+    r->on = calloc(2 * (size_t)W, sizeof(uint64_t));
+    r->made_on = r->made_off = NULL;
+    r->n_on = r->n_off = 0;
+    if (!tmp || !r->on) { free(tmp); return -1; }
+    r->off = r->on + W;
+    uint64_t *fresh = tmp, *keys = tmp + W;
+    if (grow(&r->made_on, &cap_on, 1, W) < 0) { free(tmp); return -1; }
+    memset(r->made_on, 0, sizeof(uint64_t) * (size_t)W);
+    r->on[start / 64] = r->made_on[start / 64] = (uint64_t)1 << (start % 64);
+    r->n_on = 1;
+    while (any_bits(r->made_on + (r->n_on - 1) * W, W)) {
+        union_rows(g, g->weak_row, g->weak, r->made_on + (r->n_on - 1) * W, fresh);
+        if (grow(&r->made_off, &cap_off, r->n_off + 1, W) < 0) { free(tmp); return -1; }
+        uint64_t *level = r->made_off + r->n_off * W;
+        for (Py_ssize_t t = 0; t < W; t++) {
+            level[t] = fresh[t] & ~r->off[t];
+            r->off[t] |= level[t];
+            keys[t] = level[t] & g->linked[t];
+        }
+        r->n_off++;
+        if (grow(&r->made_on, &cap_on, r->n_on + 1, W) < 0) { free(tmp); return -1; }
+        level = r->made_on + r->n_on * W;
+        union_rows(g, g->strong_row, g->strong, keys, level);
+        for (Py_ssize_t t = 0; t < W; t++) {
+            level[t] &= ~r->on[t];
+            r->on[t] |= level[t];
+        }
+        r->n_on++;
+    }
+    free(tmp);
+    return 0;
+}
+
+/* chains.py's _nodes: nodes to the nearest candidate of mask in levels (99 if none). */
+static Py_ssize_t nodes_to(const uint64_t *levels, Py_ssize_t count, const uint64_t *mask,
+                           Py_ssize_t W, Py_ssize_t first) {
+    for (Py_ssize_t j = 0; j < count; j++)
+        for (Py_ssize_t t = 0; t < W; t++)
+            if (levels[j * W + t] & mask[t]) return first + 2 * j;
+    return 99;
+}
+
+/* forcing(graph, options, present): for forcing chains (chains.py's forcing_chains), per
+ * option (a list of candidates, one of which is true) whose branches all make some
+ * candidate true or false: (index, on, off, length), in order; on leaves the option's
+ * own candidates out, length is the nodes summed over the branches to the nearest
+ * conclusion. */
+static PyObject *k_forcing(PyObject *self, PyObject *args) {
+    PyObject *capsule, *options, *present_int;
+    if (!PyArg_ParseTuple(args, "OOO", &capsule, &options, &present_int)) return NULL;
+    ChainGraph *g = graph_of(capsule);
+    if (!g) return NULL;
+    PyObject *opts = PySequence_Fast(options, "options must be a sequence");
+    if (!opts) return NULL;
+    Py_ssize_t W = g->words, K = g->bits, count = PySequence_Fast_GET_SIZE(opts);
+    Reach *reach = calloc((size_t)K, sizeof(Reach));
+    char *known = calloc((size_t)K, 1);
+    uint64_t *buf = calloc(3 * (size_t)W, sizeof(uint64_t));
+    PyObject *found = PyList_New(0), *result = NULL;
+    if (!reach || !known || !buf) { PyErr_NoMemory(); goto done; }
+    if (!found) goto done;
+    uint64_t *present = buf, *on = buf + W, *off = buf + 2 * W;
+    if (int_to_words(present_int, present, W) < 0) goto done;
+    for (Py_ssize_t o = 0; o < count; o++) {
+        PyObject *starts = PySequence_Fast(PySequence_Fast_GET_ITEM(opts, o), "an option must be a sequence");
+        if (!starts) goto done;
+        Py_ssize_t S = PySequence_Fast_GET_SIZE(starts), s;
+        memcpy(on, present, sizeof(uint64_t) * (size_t)W);
+        memcpy(off, present, sizeof(uint64_t) * (size_t)W);
+        int bad = 0, empty = 0;
+        for (s = 0; s < S; s++) {
+            Py_ssize_t k = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(starts, s));
+            if (k < 0 || k >= K) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "candidate out of range");
+                bad = 1;
+                break;
+            }
+            if (!known[k]) {
+                if (reach_of(g, k, &reach[k]) < 0) { PyErr_NoMemory(); bad = 1; break; }
+                known[k] = 1;
+            }
+            int any = 0;
+            for (Py_ssize_t t = 0; t < W; t++) {
+                on[t] &= reach[k].on[t];
+                off[t] &= reach[k].off[t];
+                any |= (on[t] | off[t]) != 0;
+            }
+            if (!any) { empty = 1; break; }
+        }
+        if (bad) { Py_DECREF(starts); goto done; }
+        if (empty) { Py_DECREF(starts); continue; }
+        for (s = 0; s < S; s++) {
+            Py_ssize_t k = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(starts, s));
+            on[k / 64] &= ~((uint64_t)1 << (k % 64));
+        }
+        if (!any_bits(on, W) && !any_bits(off, W)) { Py_DECREF(starts); continue; }
+        Py_ssize_t length = 0;
+        for (s = 0; s < S; s++) {
+            Py_ssize_t k = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(starts, s));
+            Py_ssize_t a = nodes_to(reach[k].made_on, reach[k].n_on, on, W, 1);
+            Py_ssize_t b = nodes_to(reach[k].made_off, reach[k].n_off, off, W, 2);
+            length += a < b ? a : b;
+        }
+        Py_DECREF(starts);
+        PyObject *on_int = words_to_int(on, W), *off_int = words_to_int(off, W), *item = NULL;
+        if (on_int && off_int) item = Py_BuildValue("(nOOn)", o, on_int, off_int, length);
+        Py_XDECREF(on_int); Py_XDECREF(off_int);
+        if (!item || PyList_Append(found, item) < 0) { Py_XDECREF(item); goto done; }
+        Py_DECREF(item);
+    }
+    result = Py_NewRef(found);
+done:
+    if (reach)
+        for (Py_ssize_t k = 0; k < K; k++)
+            if (known && known[k]) { free(reach[k].on); free(reach[k].made_on); free(reach[k].made_off); }
+    free(reach); free(known); free(buf);
+    Py_XDECREF(found);
+    Py_DECREF(opts);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"shape", k_shape, METH_VARARGS, "Compile a structure (units, peers, locks) for search()."},
     {"search", k_search, METH_VARARGS, "Count the solutions of one puzzle up to a limit."},
     {"chain_graph", k_chain_graph, METH_VARARGS, "A link graph for first_shortest() and reach()."},
     {"first_shortest", k_first_shortest, METH_VARARGS, "chains.py's _first_shortest, compiled."},
     {"reach", k_reach, METH_VARARGS, "chains.py's _reach, compiled."},
+    {"forcing", k_forcing, METH_VARARGS, "The branches' common conclusions of forcing chains."},
     {NULL, NULL, 0, NULL},
 };
 

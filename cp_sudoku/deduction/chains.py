@@ -399,40 +399,15 @@ def forcing_chains(st: State) -> Step | None:
     """
     found = links_of(st, "all")
     n = found.n
-    reach: dict[int, tuple[int, int, list[int], list[int]]] = {}
-
-    def branch(k: int) -> tuple[int, int, list[int], list[int]]:
-        if k not in reach:
-            check_deadline()
-            reach[k] = _reach(found, k)
-        return reach[k]
-
     options = [(where, [d * n + i for i, d in starts]) for where, starts in st.alternatives()]
     best: tuple[float, Step] | None = None
-    for where, starts in options:
-        on, off = found.present, found.present
-        for k in starts:
-            b_on, b_off, _, _ = branch(k)
-            on &= b_on
-            off &= b_off
-            if not (on | off):
-                break
-        if on:
-            for k in starts:
-                on &= ~(1 << k)
-        placed = [k for k in bits(on) if not st.placed[k % n]] if on else []
-        if not (off or placed):
-            continue
-        length = 0
-        placed_mask = sum(1 << t for t in placed)
-        for k in starts:
-            _, _, made_on, made_off = branch(k)
-            length += min(_nodes(made_on, placed_mask, 1), _nodes(made_off, off, 2))
+    for index, on, off, length in _agreements(found, [starts for _, starts in options]):
         rating = 8.0 + length_bonus(length)
         if best is not None and rating >= best[0]:
             continue
+        where, starts = options[index]
         removes = tuple(sorted((st.s.cells[k % n], st.s.values[k // n]) for k in bits(off)))
-        places = [(k % n, k // n) for k in placed]
+        places = [(k % n, k // n) for k in bits(on)]
         text = (
             f"forcing chains from every option of {st.option_name(where)}: each leads to the "
             f"same {'placement' if places else 'eliminations'}"
@@ -448,3 +423,41 @@ def forcing_chains(st: State) -> Step | None:
         )
         best = (rating, step)
     return best[1] if best else None
+
+
+def _agreements(links: Links, options: list[list[int]]) -> list[tuple[int, int, int, int]]:
+    """Per option (candidates one of which is true) whose branches all make some other
+    candidate true or some candidate false: its index, those made true, those made
+    false, and the nodes summed over the branches to the nearest of them.  (Every
+    candidate made true is of an open cell: each branch's are within ``present``.)"""
+    graph = links.graph()
+    if graph is not None:
+        return COMPILED.forcing(graph, options, links.present)  # type: ignore[union-attr]
+    reach: dict[int, tuple[int, int, list[int], list[int]]] = {}
+
+    def branch(k: int) -> tuple[int, int, list[int], list[int]]:
+        if k not in reach:
+            check_deadline()
+            reach[k] = _reach(links, k)
+        return reach[k]
+
+    found = []
+    for index, starts in enumerate(options):
+        on, off = links.present, links.present
+        for k in starts:
+            b_on, b_off, _, _ = branch(k)
+            on &= b_on
+            off &= b_off
+            if not (on | off):
+                break
+        if on:
+            for k in starts:
+                on &= ~(1 << k)
+        if not (off or on):
+            continue
+        length = 0
+        for k in starts:
+            _, _, made_on, made_off = branch(k)
+            length += min(_nodes(made_on, on, 1), _nodes(made_off, off, 2))
+        found.append((index, on, off, length))
+    return found
