@@ -66,7 +66,6 @@ def _compiled() -> ModuleType | None:
 #: the same searches over arrays of 64-bit words), or None.  Both paths give the same
 #: results (tests/test_deduction.py compares them).
 COMPILED = _compiled()
-_UNBUILT = object()
 
 
 class Links:
@@ -76,11 +75,19 @@ class Links:
     ``strong``: candidate -> its strong partners (bit set); ``weak``: candidate -> its
     weak partners (bit set), for the candidates the kind's searches start from or reach
     (:func:`links_of`); ``linked``: the candidates with a strong link (bit set);
-    ``present``: every candidate of an open cell.
+    ``present``: every candidate of an open cell.  With the C extension
+    (:data:`COMPILED`) the tables are its ``graph`` instead (``strong`` and ``weak``
+    empty), built and searched there.
     """
 
     def __init__(
-        self, st: State, strong: dict[int, int], weak: dict[int, int], linked: int, present: int
+        self,
+        st: State,
+        strong: dict[int, int],
+        weak: dict[int, int],
+        linked: int,
+        present: int,
+        graph: object = None,
     ) -> None:
         self.st = st
         self.n = len(st.cand)
@@ -88,21 +95,29 @@ class Links:
         self.weak = weak
         self.present = present
         self.linked = linked
-        self._graph: object = _UNBUILT
-
-    def graph(self) -> object:
-        """The links in the compiled searches' form (``_kernel.chain_graph``), built once;
-        None when the C extension is not loaded (:data:`COMPILED`)."""
-        if self._graph is _UNBUILT:
-            self._graph = None
-            if COMPILED is not None:
-                bits = self.n * len(self.st.s.values)
-                self._graph = COMPILED.chain_graph(bits, self.strong, self.weak, self.linked)
-        return self._graph
+        self.graph = graph
 
     def name(self, k: int) -> str:
         d, i = divmod(k, self.n)
         return f"{self.st.value(d)}{cell_name(self.st.s.cells[i])}"
+
+
+#: chain_links' number of each kind
+_KIND_NUMBERS = {"x": 0, "xy": 1, "aic": 2, "all": 3}
+
+
+def _compiled_links(st: State, kind: str, digit: int = 0) -> Links:
+    """:func:`_links` (``x``: :func:`_digit_links`), built by the C extension."""
+    shape = st.shared.get("chain shape")
+    if shape is None:
+        s = st.s
+        shape = st.shared["chain shape"] = COMPILED.chain_shape(  # type: ignore[union-attr]
+            len(s.cells), len(s.values), list(s.peer_masks), list(s.masks)
+        )
+    graph, linked, present = COMPILED.chain_links(  # type: ignore[union-attr]
+        shape, st.cand, st.placed, _KIND_NUMBERS[kind], digit
+    )
+    return Links(st, {}, {}, linked, present, graph)
 
 
 def links_of(st: State, kind: str) -> Links:
@@ -112,7 +127,17 @@ def links_of(st: State, kind: str) -> Links:
     cells too; weak links of the linked candidates) and ``all`` (the same, with the weak
     links of every candidate: forcing chains start anywhere).  X-chains read one digit's
     links at a time (:func:`_digit_links`)."""
+    if _compiles(st):
+        return st.per_grid(f"links {kind}", lambda: _compiled_links(st, kind))
     return st.per_grid(f"links {kind}", lambda: _links(st, kind))
+
+
+def _compiles(st: State) -> bool:
+    """Whether the C extension builds and searches the links of ``st``'s puzzle (at most
+    64 values, at most 4,096 candidates)."""
+    return (
+        COMPILED is not None and len(st.s.values) <= 64 and len(st.cand) * len(st.s.values) <= 4096
+    )
 
 
 def _links(st: State, kind: str) -> Links:
@@ -173,6 +198,8 @@ def _group_links(st: State, cells: int, base: int) -> tuple[int, dict[int, int]]
 def _digit_links(st: State, d: int) -> Links:
     """The links of X-chains of digit ``d``: its strong links in groups, its weak links
     between group peers."""
+    if _compiles(st):
+        return _compiled_links(st, "x", d)
     n, cells = len(st.cand), st.digit_cells()[d]
     linked, strong = _group_links(st, cells, d * n)
     return Links(st, strong, _weak(st, strong, False), linked, cells << (d * n))
@@ -212,6 +239,9 @@ class _Chain:
 def _shortest_from(links: Links, w: int, limit: int) -> _Chain | None:
     """The shortest chain ``W off -> ... -> Y on`` (at most ``limit`` nodes) whose ends
     both see some candidate (breadth first)."""
+    if links.graph is not None:
+        found = COMPILED.shortest_from(links.graph, w, limit)  # type: ignore[union-attr]
+        return None if found is None else _Chain(*found)
     seen_off, seen_on = 1 << w, 0
     parent: dict[tuple[int, bool], int] = {}
     frontier = [w]
@@ -243,18 +273,26 @@ def _shortest_from(links: Links, w: int, limit: int) -> _Chain | None:
     return None
 
 
-def _first_shortest(links: Links, starts: Sequence[int], limit: int) -> tuple[int, int] | None:
+def _starts(links: Links) -> Sequence[int] | None:
+    """Every linked candidate, ascending (None: the C extension reads them itself)."""
+    return None if links.graph is not None else bits(links.linked)
+
+
+def _first_shortest(
+    links: Links, starts: Sequence[int] | None, limit: int
+) -> tuple[int, int] | None:
     """``(nodes, w)`` of the first start ``w`` whose shortest chain (:func:`_shortest_from`)
     is the shortest of all (at most ``limit`` nodes), or None.
 
     The same breadth-first searches over bit sets, without the paths, one per start and
     advanced a level at a time together: the first start to reach a chain at the lowest
     level is the answer, and no search goes deeper than that level."""
-    graph = links.graph()
-    if graph is not None:
+    if links.graph is not None:
         check_deadline()
-        return COMPILED.first_shortest(graph, starts, limit)  # type: ignore[union-attr]
+        return COMPILED.first_shortest(links.graph, starts, limit)  # type: ignore[union-attr]
     strong, weak, linked = links.strong, links.weak, links.linked
+    if starts is None:
+        starts = bits(linked)
     # per start: w, the candidates it sees, those reached off, those reached on, frontier
     searches = [(w, weak[w], 1 << w, 0, 1 << w) for w in starts]
     nodes = 1
@@ -304,9 +342,9 @@ def chain(kind: str, max_nodes: int = 20):
             found = _digit_links(st, best[1] // len(st.cand))
         else:
             found = links_of(st, kind)
-            if not found.strong:
+            if not found.linked:
                 return None
-            best = _first_shortest(found, bits(found.linked), max_nodes)
+            best = _first_shortest(found, _starts(found), max_nodes)
             if best is None:
                 return None
         shortest = _shortest_from(found, best[1], best[0])
@@ -332,7 +370,7 @@ def _x_shortest(st: State, limit: int) -> tuple[int, int] | None:
         key = (d, cells)
         if key not in known:
             found = _digit_links(st, d)
-            known[key] = _first_shortest(found, bits(found.linked), limit)
+            known[key] = _first_shortest(found, _starts(found), limit)
         mine = known[key]
         if mine is not None and (best is None or mine[0] < best[0]):
             best = mine
@@ -357,9 +395,8 @@ def _notation(links: Links, nodes: tuple[int, ...]) -> str:
 def _reach(links: Links, start: int) -> tuple[int, int, list[int], list[int]]:
     """Everything ``start on`` implies: the candidates made true, those made false, and
     per level those first made true (at 1, 3, 5 ... nodes) and false (2, 4, 6 ...)."""
-    graph = links.graph()
-    if graph is not None:
-        return COMPILED.reach(graph, start)  # type: ignore[union-attr]
+    if links.graph is not None:
+        return COMPILED.reach(links.graph, start)  # type: ignore[union-attr]
     weak, strong, linked = links.weak, links.strong, links.linked
     on, off = 1 << start, 0
     made_on, made_off = [on], []
@@ -430,9 +467,8 @@ def _agreements(links: Links, options: list[list[int]]) -> list[tuple[int, int, 
     candidate true or some candidate false: its index, those made true, those made
     false, and the nodes summed over the branches to the nearest of them.  (Every
     candidate made true is of an open cell: each branch's are within ``present``.)"""
-    graph = links.graph()
-    if graph is not None:
-        return COMPILED.forcing(graph, options, links.present)  # type: ignore[union-attr]
+    if links.graph is not None:
+        return COMPILED.forcing(links.graph, options, links.present)  # type: ignore[union-attr]
     reach: dict[int, tuple[int, int, list[int], list[int]]] = {}
 
     def branch(k: int) -> tuple[int, int, list[int], list[int]]:
