@@ -37,6 +37,8 @@ KINDS = {
     "xy": ("XY-chain", 6.6, True, False, False),
     "aic": ("alternating inference chain", 7.0, True, True, True),
 }
+#: The techniques these finders name.
+TECHNIQUES_HERE = ("X-chain", "XY-chain", "alternating inference chain", "forcing chains")
 
 
 def length_bonus(nodes: int) -> float:
