@@ -14,6 +14,7 @@ from cp_sudoku.backends import get_backend
 from cp_sudoku.backends.minizinc import INSTALL, missing
 from cp_sudoku.constraints import TableTooLarge
 from cp_sudoku.constraints.base import TABLE_CELLS
+from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.encodings.cnf import to_cnf
 from cp_sudoku.encodings.exact_cover import to_exact_cover
 from cp_sudoku.encodings.mip import to_mip
@@ -27,7 +28,7 @@ from cp_sudoku.encodings.size import (
 from cp_sudoku.kinds.futoshiki import futoshiki
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import Cage, Puzzle, candidates
+from cp_sudoku.model import Cage, Puzzle, candidates, is_solution
 
 
 def test_the_unit_clause_estimate_is_the_cnf_of_the_units() -> None:
@@ -88,7 +89,7 @@ def test_a_table_wider_than_its_bound_is_declined_before_enumerating() -> None:
     with pytest.raises(TableTooLarge, match=f"tables span at most {TABLE_CELLS} cells"):
         wide.allowed([list(range(1, n + 1))] * len(cells))
     puzzle = kenken(n, [(wide.target, "?", cells)])
-    result = get_backend("backtrack").solve(puzzle, time_limit=30)
+    result = get_backend("cpsat").solve(puzzle, time_limit=30)  # sat, backtrack: no table
     assert (result.status, result.stopped) == ("unknown", "declined")
     assert "121 cells: tables span at most 100 cells" in (result.reason or "")
 
@@ -107,33 +108,44 @@ def _kenken_20_with_a_product_over_15_cells() -> Puzzle:
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "minizinc", "sat", "backtrack", "mip"])
-def test_a_20x20_kenken_with_a_huge_product_gets_an_honest_answer(backend: str) -> None:
-    """CP-SAT chains the product (it refused the model before) and proves it unique;
-    MiniZinc declines a target past Gecode's integers (it crashed reading the FlatZinc);
-    the table back ends decline at the table's first tuple: its 15 cells differ, so each
-    of its 15! orders is another tuple, past the cap."""
+def test_a_20x20_kenken_with_a_huge_product_gets_a_verdict(backend: str) -> None:
+    """CP-SAT chains the product (it refused the model before) and proves it unique; sat,
+    backtrack and mip take it as sums of prime exponents (``encodings/products.py``) and
+    prove it unique too (they declined its table before: its 15 cells differ, so each of
+    its 15! orders is another tuple, past the cap); MiniZinc declines a target past
+    Gecode's integers (it crashed reading the FlatZinc)."""
     if backend == "minizinc" and missing() is not None:
         pytest.skip(f"minizinc is not installed: {INSTALL}")
     puzzle = _kenken_20_with_a_product_over_15_cells()
-    result = get_backend(backend).solve(puzzle, time_limit=5)
-    if backend == "cpsat":
-        assert result.status == "unique", result
-        assert result.solutions[0][:15] == tuple(range(1, 16))
+    result = get_backend(backend).solve(puzzle, time_limit=60)
+    if backend == "minizinc":
+        assert (result.status, result.stopped) == ("unknown", "declined"), result
+        assert "past Gecode's integers" in (result.reason or "")
         return
-    assert (result.status, result.stopped) == ("unknown", "declined"), result
-    says = "past Gecode's integers" if backend == "minizinc" else "each of the 15! orders"
-    assert says in (result.reason or "")
+    assert result.status == "unique", result
+    assert result.solutions[0][:15] == tuple(range(1, 16))
+    assert is_solution(puzzle, result.solutions[0])
+
+
+def test_the_default_cross_check_agrees_on_the_20x20_kenken() -> None:
+    verdict = crosscheck(_kenken_20_with_a_product_over_15_cells(), time_limit=60)
+    assert verdict.status == "unique" and verdict.agree
+    answered = [r for r in verdict.results.values() if r.stopped != "declined"]
+    assert {r.backend for r in answered} >= {"cpsat", "sat", "backtrack"}
+    assert all(r.status == "unique" for r in answered)
 
 
 def test_a_wide_symmetric_table_is_declined_at_its_first_tuple() -> None:
-    """A product over a whole row of a 9 x 9 KenKen: the cells differ, so one tuple found
-    means 9! = 362,880 of them, past the cap, without enumerating 200,000 first."""
+    """A hidden-operator cage (sum or product, so a table) over a whole row of a 9 x 9
+    KenKen, on cpsat: the cells differ, so one tuple found means 9! = 362,880 of them, past
+    the cap, without enumerating 200,000 first.  (sat and the backtracker take it as its
+    sum or its product, never a table.)"""
     n = 9
     row = [(0, c) for c in range(n)]
     rest = [(r, c) for r in range(1, n) for c in range(n)]
-    puzzle = kenken(n, [(362_880, "*", row)] + [((r + c) % n + 1, "=", [(r, c)]) for r, c in rest])
+    puzzle = kenken(n, [(362_880, "?", row)] + [((r + c) % n + 1, "=", [(r, c)]) for r, c in rest])
     started = time.perf_counter()
-    result = get_backend("sat").solve(puzzle, time_limit=60)
+    result = get_backend("cpsat").solve(puzzle, time_limit=60)  # sat, backtrack: no table
     assert (result.status, result.stopped) == ("unknown", "declined")
     assert "exceeds 200000 tuples (each of the 9! orders of a tuple is one)" in (
         result.reason or ""

@@ -4,12 +4,17 @@ puzzlekit collections against their stated solutions."""
 
 from __future__ import annotations
 
+import pickle
 import re
 import warnings
+from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 from conftest import check_all
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cp_sudoku import parse_line, read_file, sudoku
 from cp_sudoku.backends import DEFAULT_BACKENDS
@@ -17,7 +22,7 @@ from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.io import READERS, parse_text, read_text, to_text
 from cp_sudoku.kinds import KINDS
 from cp_sudoku.kinds.jigsaw import jigsaw
-from cp_sudoku.model import PuzzleError, UsageError, is_solution, violations
+from cp_sudoku.model import Puzzle, PuzzleError, UsageError, is_solution, violations
 
 ROOT = Path(__file__).resolve().parents[1]
 LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -276,6 +281,54 @@ def test_a_plain_9x9_line_reads_as_the_general_grammar_reads_it() -> None:
         assert parse_line(text, box=(3, 3)) == parse_line(text, alphabet="1-9", box=(3, 3))
     with pytest.raises(PuzzleError, match=r"81: unexpected symbol 'x'"):
         parse_line("." * 80 + "x")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet="._0123456789", min_size=81, max_size=81),
+    box=st.sampled_from([None, (3, 3), (1, 9), (9, 1), (2, 3), [3, 3]]),
+    line=st.one_of(st.none(), st.integers(1, 10**6)),
+)
+def test_the_plain_9x9_path_gives_the_general_paths_puzzle_or_error(
+    text: str, box: tuple[int, int] | None, line: int | None
+) -> None:
+    """A plain line is read as a blank 9x9 with its givens (``Puzzle.with_givens``): the
+    same puzzle, name and fields as the general grammar builds, or the same error (a box
+    that does not fit)."""
+
+    def read(alphabet: str | None) -> Puzzle | str:
+        try:
+            return parse_line(text, box=box, alphabet=alphabet, source="f.txt", line=line)
+        except PuzzleError as error:
+            return str(error)
+
+    fast, general = read(None), read("1-9")
+    assert type(fast) is type(general)
+    if isinstance(fast, str):
+        assert fast == general
+        return
+    assert isinstance(general, Puzzle)
+    fields = ("rows", "cols", "cells", "max_value", "constraints", "kind", "box", "alphabet")
+    assert fast == general and fast.name == general.name
+    assert all(getattr(fast, f) == getattr(general, f) for f in fields)
+    assert dict(fast.givens) == dict(general.givens) and isinstance(fast.givens, MappingProxyType)
+    assert fast.units == general.units and fast.readers == general.readers
+    assert hash(fast) == hash(general) and pickle.loads(pickle.dumps(fast)) == general
+
+
+def test_with_givens_checks_the_givens_as_building_does() -> None:
+    blank = sudoku([0] * 81)
+    assert blank.with_givens({(0, 0): 5}, "x") == sudoku([5] + [0] * 80)
+    assert blank.with_givens({(0, 0): 5}, "x").name == "x" and not blank.givens
+    for givens, message in (
+        ({(0, 0): 10}, "given 10 at r1c1 is out of range 1..9"),
+        ({(0, 0): True}, "given True at r1c1 is out of range 1..9"),
+        ({(9, 0): 1}, "given at r10c1, which is not a cell"),
+    ):
+        with pytest.raises(PuzzleError, match=re.escape(message)):
+            blank.with_givens(givens)
+        with pytest.raises(PuzzleError, match=re.escape(message)):
+            replace(blank, givens=givens)
 
 
 def test_a_grid_past_9x9_without_an_alphabet_reads_back_as_written() -> None:

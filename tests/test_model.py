@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cp_sudoku.io import parse_line
+from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import (
     Cage,
@@ -90,6 +93,81 @@ def test_checker_rejects_a_broken_given_and_wrong_length() -> None:
     grid = tuple(int(c) for c in "2143341243211234")
     assert "r1c1 is 2, but the given is 1" in violations(puzzle, grid)
     assert violations(puzzle, grid[:-1]) == ["grid has 15 values, expected 16"]
+
+
+def _breaks(puzzle: Puzzle, grid: tuple[object, ...]) -> list[str]:
+    """The rules, one cell and one unit at a time (what ``violations`` says in words, and
+    what its passes in C must agree with)."""
+    if len(grid) != len(puzzle.cells):
+        return ["length"]
+    found = [
+        f"{cell_name(cell)} range"
+        for cell, v in zip(puzzle.cells, grid, strict=True)
+        if type(v) is not int or not puzzle.min_value <= v <= puzzle.max_value
+    ]
+    if found:
+        return found
+    place = {cell: i for i, cell in enumerate(puzzle.cells)}
+    found += [f"{cell_name(c)} given" for c, v in puzzle.givens.items() if grid[place[c]] != v]
+    for unit in puzzle.units:
+        values = [grid[place[cell]] for cell in unit.cells]
+        if len(set(values)) != len(values):
+            found.append(f"{unit.describe()} repeats")
+    return found
+
+
+@st.composite
+def corrupted_grids(draw: st.DrawFn) -> tuple[Puzzle, tuple[object, ...]]:
+    """A 4x4, 6x6, 9x9 or 16x16 Sudoku, with diagonals or windows, or a jigsaw (givens from
+    a solution, or clashing), and a grid: the solution, or it with swapped cells, a value
+    out of range, a bool, a float, a string, a cell dropped or added."""
+    box = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3), (3, 3), (4, 4)]))
+    n = box[0] * box[1]
+    digits = draw(st.permutations(range(1, n + 1)))
+    solution = [
+        digits[(box[1] * (r % box[0]) + r // box[0] + c) % n] for r in range(n) for c in range(n)
+    ]
+    shown = draw(st.sets(st.integers(0, n * n - 1), max_size=n * n // 2))
+    givens = [v if i in shown else 0 for i, v in enumerate(solution)]
+    if draw(st.booleans()):  # a given that differs from the solution (may clash)
+        givens[draw(st.integers(0, n * n - 1))] = draw(st.integers(1, n))
+    grid: list[object] = list(solution)
+    for _ in range(draw(st.integers(0, 3))):
+        i = draw(st.integers(0, len(grid) - 1))
+        j = draw(st.integers(0, len(grid) - 1))
+        change = draw(st.sampled_from(["swap", "value", "bool", "float", "str", "drop", "add"]))
+        if change == "swap":
+            grid[i], grid[j] = grid[j], grid[i]
+        elif change == "value":
+            grid[i] = draw(st.integers(-1, n + 1))
+        elif change == "bool":
+            grid[i] = True
+        elif change == "float":
+            grid[i] = float(solution[i % (n * n)])
+        elif change == "str":
+            grid[i] = str(solution[i % (n * n)])
+        elif change == "drop" and len(grid) > 1:
+            grid.pop()
+        elif change == "add":
+            grid.append(1)
+    shape = draw(st.sampled_from(["sudoku", "diagonals", "windows", "jigsaw"]))
+    if shape == "jigsaw":  # regions: the broken diagonals r + c = k (mod n)
+        return jigsaw(givens, [(i // n + i % n) % n for i in range(n * n)]), tuple(grid)
+    extras = () if shape == "sudoku" or (shape == "windows" and box != (3, 3)) else (shape,)
+    return sudoku(givens, box=box, extras=extras), tuple(grid)
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=corrupted_grids())
+def test_the_checker_agrees_with_the_rules_cell_by_cell(
+    case: tuple[Puzzle, tuple[object, ...]],
+) -> None:
+    """The checker's passes in C (types, range, givens, every unit at once) pass exactly
+    the grids the rules pass, one cell and one unit at a time, and name as many breaks."""
+    puzzle, grid = case
+    found, expected = violations(puzzle, grid), _breaks(puzzle, grid)  # type: ignore[arg-type]
+    assert bool(found) == bool(expected)
+    assert len(found) == len(expected)
 
 
 def test_checker_cages() -> None:

@@ -1,22 +1,20 @@
 """The ``cpsat`` back end: OR-Tools CP-SAT.
 
-Compilation, one step per constraint class (:data:`NATIVE`; any other type goes
-through its decomposition into the core primitives): one integer variable per cell,
-its domain the cell's candidates (with ``reduce_domains``: the values its
-given peers leave, a given cell fixed to its value); ``add_all_different``
-per unit; a linear sum for a ``+`` cage, ``add_multiplication_equality`` for
-``*``; a Skyscraper clue by prefix maxima (a building is seen when it is
-taller than the maximum before it; the count is a sum of those booleans); a
-sparse unit by one Boolean per cell and height and ``add_exactly_one`` per
-height; and for every other constraint (``-``, ``/``, ``?`` cages, relations)
-a table of allowed tuples
-(``add_allowed_assignments``; never the integer division constraint, which
-truncates so that 7/2 would count as 3).  The primitives: ``AllDifferent`` by
-``add_all_different``, ``Linear`` as a linear (in)equality, ``Pair`` and
-``Table`` by ``add_allowed_assignments`` over the cells' domains.  Sandwich and
-X-sum clues (:class:`~cp_sudoku.constraints.automaton.Automaton` types, whose
-tables run to tens of thousands of tuples) by ``add_automaton`` over their
-reachable states.
+Compilation, one step per constraint class (:data:`NATIVE`; any other type goes through
+its decomposition into the core primitives): one integer variable per cell, its domain
+the cell's candidates (with ``reduce_domains``: the values its given peers leave, a
+given cell fixed to its value); ``add_all_different`` per unit; a linear sum for a ``+``
+cage, ``add_multiplication_equality`` for ``*`` (past 62 bits its sums of prime
+exponents); a Skyscraper clue by prefix maxima (a building is seen when it is taller
+than the maximum before it; the count is a sum of those booleans); a sparse unit by one
+Boolean per cell and height and ``add_exactly_one`` per height; and for every other
+constraint (``-``, ``/``, ``?`` cages, relations) a table of allowed tuples
+(``add_allowed_assignments``; never the integer division constraint, which truncates so
+that 7/2 would count as 3). The primitives: ``AllDifferent`` by ``add_all_different``,
+``Linear`` as a linear (in)equality, ``Pair`` and ``Table`` by
+``add_allowed_assignments`` over the cells' domains. Sandwich and X-sum clues
+(:class:`~cp_sudoku.constraints.automaton.Automaton` types, whose tables run to tens of
+thousands of tuples) by ``add_automaton`` over their reachable states.
 
 Counting: a single worker enumerates solutions through a callback and stops
 at the limit (several workers can report one solution twice).  A search
@@ -39,6 +37,7 @@ from cp_sudoku.constraints import AllDifferent, Linear, Pair, Relation, Table
 from cp_sudoku.constraints.automaton import Automaton, State
 from cp_sudoku.constraints.outside import Sandwich, XSum
 from cp_sudoku.encodings.dispatch import Step, compile_rules
+from cp_sudoku.encodings.products import by_exponents, exponent_sums
 from cp_sudoku.encodings.shapes import Shape, shape_of
 from cp_sudoku.encodings.size import MAX_CELL_VALUES, cell_values, within
 from cp_sudoku.model import (
@@ -128,28 +127,34 @@ class _Builder:
         if cage.op == "+":
             self.model.add(sum(xs) == cage.target)
         elif cage.op == "*":
-            self.product(cage.target, xs)
+            self.product(cage, xs)
         else:
             self.table(cage)
             return
         if cage.distinct and len(xs) > 1:
             self.model.add_all_different(xs)
 
-    def product(self, target: int, xs: list[cp_model.IntVar]) -> None:
+    def product(self, cage: Cage, xs: list[cp_model.IntVar]) -> None:
         """``prod(xs) == target``.  One ``add_multiplication_equality`` while the largest
         product fits CP-SAT's integers; past 2**62 (a 20 x 20 KenKen's 15-cell cage: 20**15)
-        CP-SAT refuses that as a possible overflow, so the product is chained through
-        partial products, each between 1 and the target (values are at least 1 then)."""
+        CP-SAT refuses that as a possible overflow, so the cage is its sums of prime
+        exponents (:mod:`cp_sudoku.encodings.products`), each cell's exponent an
+        ``add_element`` of its value.  (A chain of partial products, each between 1 and the
+        target, overflowed too: CP-SAT refuses a model whose domains' widths add up past
+        64 bits, which two cages with 18-digit targets passed.)"""
         low, high = self.puzzle.min_value, self.puzzle.max_value
-        if max(abs(low), abs(high)) ** len(xs) < 2**62 or low < 1 or target < 1:
-            self.model.add_multiplication_equality(target, xs)
+        values = self.puzzle.values
+        if max(abs(low), abs(high)) ** len(xs) < 2**62 or not by_exponents(cage, values):
+            self.model.add_multiplication_equality(cage.target, xs)
             return
-        partial: cp_model.IntVar = xs[0]
-        for x in xs[1:-1]:
-            step = self.model.new_int_var(1, target, "")
-            self.model.add_multiplication_equality(step, [partial, x])
-            partial = step
-        self.model.add_multiplication_equality(target, [partial, xs[-1]])
+        for part in exponent_sums(cage.target, tuple(values)):
+            weights = [part.exponents.get(v, 0) for v in range(high + 1)]  # by value
+            terms = []
+            for x in xs:
+                exponent = self.model.new_int_var(0, max(weights), "")
+                self.model.add_element(x, weights, exponent)
+                terms.append(exponent)
+            self.model.add(sum(terms) == part.total)
 
     def sparse_unit(self, unit: SparseUnit) -> None:
         """Each height 1..top in exactly one cell (a Boolean per cell and height), none

@@ -17,6 +17,7 @@ from cp_sudoku.cli.options import Reading, Solving, jobs_option, reading_options
 from cp_sudoku.cli.progress import Emit, streams
 from cp_sudoku.cli.report import ms, plural, problems
 from cp_sudoku.cli.to_file import table_options
+from cp_sudoku.crosscheck import DECLINED
 from cp_sudoku.display import error_record, verdict_record
 from cp_sudoku.io import Entry, grid_string
 from cp_sudoku.run import Checked, Outcome, Summary
@@ -148,7 +149,7 @@ def text_line(entry: Entry, checked: Checked) -> str:
     """``file:line  status  solution  times``, then the reason of a ``none`` and a
     contradicted stated solution, when there are."""
     verdict = checked.verdict
-    times = "  ".join(f"{name} {ms(result.seconds)}" for name, result in verdict.results.items())
+    times = "  ".join([f"{name} {ms(result.seconds)}" for name, result in verdict.results.items()])
     alphabet = entry.puzzle.alphabet if entry.puzzle else None
     solution = grid_string(verdict.solution, alphabet) if verdict.solution else "-"
     line = f"{entry.label}  {verdict.status:<8}  {solution}  {times}"
@@ -156,8 +157,9 @@ def text_line(entry: Entry, checked: Checked) -> str:
         line += f"  {count_words(verdict)}"
     if verdict.reason:
         line += f"  reason: {verdict.reason}"
-    for name in verdict.declined:
-        line += f"  {name} declined: {verdict.results[name].reason}"
+    for name, result in verdict.results.items():
+        if result.stopped == DECLINED:
+            line += f"  {name} declined: {result.reason}"
     if checked.mismatch:
         line += f"  MISMATCH: {checked.mismatch}"
     if checked.grade is not None:

@@ -53,6 +53,11 @@ Other constraint types, compiled through :func:`~cp_sudoku.encodings.dispatch.co
   partial sum ``s`` of the first ``j`` cells, ``P(j, s) and x(j, v) ->
   P(j + 1, s + k v)``, and a clause forbidding each step to a partial sum that
   can no longer meet the right-hand side;
+- a ``*`` cage of three cells or more over values of at least 1: one sum of prime
+  exponents per prime (:mod:`cp_sudoku.encodings.products`), each as layered partial
+  sums like a linear constraint (and, with distinct values, a unit), never a table; a
+  hidden operator ``?`` there: a selector literal ``e``, the sum's clauses each with
+  ``-e`` added and the product's each with ``e``;
 - a :class:`~cp_sudoku.constraints.Pair`: its forbidden pairs, as for two-cell
   constraints; an :class:`~cp_sudoku.constraints.AllDifferent`: as a unit;
 - a sandwich or X-sum clue (an :class:`~cp_sudoku.constraints.automaton.Automaton`):
@@ -60,7 +65,7 @@ Other constraint types, compiled through :func:`~cp_sudoku.encodings.dispatch.co
   ``regular`` constraint ("GAC via unit propagation", CP 2007): ``P(j, q) and
   x(j, v) -> P(j + 1, step(q, v))``, and ``not (P(j, q) and x(j, v))`` for a
   digit that leaves no accepted run;
-- every other constraint (a :class:`~cp_sudoku.constraints.Table`, cages of three
+- every other constraint (a :class:`~cp_sudoku.constraints.Table`, other cages of three
   or more cells): the allowed-tuple table,
   one selector per allowed tuple; ``OR(selectors)``; a selector implies each
   of its cell values; a cell value implies one of the selectors that use it.
@@ -79,8 +84,10 @@ from typing import Any
 
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table
 from cp_sudoku.constraints.automaton import Automaton
+from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.constraints.outside import Sandwich, XSum
 from cp_sudoku.encodings.dispatch import Step, compile_rules
+from cp_sudoku.encodings.products import by_exponents, exponent_sums
 from cp_sudoku.encodings.size import MAX_CLAUSES, check_clauses, within
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import (
@@ -283,9 +290,37 @@ class _Writer:
         elif len(cage.cells) == 2:
             self.pairs(cage)
         elif cage.op == "+":
-            self.linear(Linear(cage.cells, [1] * len(cage.cells), "==", cage.target))
+            self.sum(cage)
+        elif by_exponents(cage, self.puzzle.values):
+            if cage.distinct:
+                self.unit(Unit("cage", cage.cells), definedness=False)
+            if cage.op == "*":
+                self.product(cage)
+            else:  # a hidden operator: the sum under a selector, else the product
+                either = self.new()
+                self.guarded(either, lambda: self.sum(cage))
+                self.guarded(-either, lambda: self.product(cage))
         else:
             self.table(cage)
+
+    def sum(self, cage: Cage) -> None:
+        """The cage's values add up to its target (a linear constraint)."""
+        self.linear(Linear(cage.cells, [1] * len(cage.cells), "==", cage.target))
+
+    def guarded(self, literal: int, write: Callable[[], None]) -> None:
+        """The clauses ``write`` adds, each made to hold only when ``literal`` is true."""
+        start = len(self.clauses)
+        write()
+        for clause in self.clauses[start:]:
+            clause.append(-literal)
+
+    def product(self, cage: Cage) -> None:
+        """The product of the cage's values is its target: one sum of exponents per prime
+        (:mod:`.products`), each as layered partial sums."""
+        members = self.members(cage)
+        for part in exponent_sums(cage.target, tuple(self.puzzle.values)):
+            weights = [part.exponents] * len(members)
+            self.weighted(members, weights, lambda low, high, t=part.total: low <= t <= high)
 
     def digit_sets(self, cage: Cage) -> None:
         members = self.members(cage)
@@ -327,21 +362,31 @@ class _Writer:
     def linear(self, linear: Linear) -> None:
         """Layered partial sums (module docstring): ``P(j, s)`` per reachable partial sum."""
         members = self.members(linear)
-        steps = [
-            (k, i, [k * v for v in self.domain(i)])
-            for k, i in zip(linear.coeffs, members, strict=True)
+        weights = [
+            {v: k * v for v in self.domain(i)} for k, i in zip(linear.coeffs, members, strict=True)
         ]
-        low = [0] * (len(steps) + 1)  # least and greatest sum of the cells from j on
-        high = [0] * (len(steps) + 1)
-        for j in range(len(steps) - 1, -1, -1):
-            terms = steps[j][2] or [0]
-            low[j], high[j] = low[j + 1] + min(terms), high[j + 1] + max(terms)
+        self.weighted(members, weights, lambda low, high: _can_meet(linear, low, high))
+
+    def weighted(
+        self,
+        members: Sequence[int],
+        weights: Sequence[dict[int, int]],
+        can_meet: Callable[[int, int], bool],
+    ) -> None:
+        """Layered partial sums of ``weights[j][value]`` over the cells ``members``: a step
+        is kept while the sum, known to lie in ``low..high`` with the cells after it,
+        ``can_meet(low, high)``."""
+        terms = [
+            [w[v] for v in self.domain(i)] or [0] for w, i in zip(weights, members, strict=True)
+        ]
+        low = [0] * (len(members) + 1)  # least and greatest sum of the cells from j on
+        high = [0] * (len(members) + 1)
+        for j in range(len(members) - 1, -1, -1):
+            low[j], high[j] = low[j + 1] + min(terms[j]), high[j + 1] + max(terms[j])
 
         def move(j: int, total: int, value: int) -> int | None:
-            reached = total + steps[j][0] * value
-            return (
-                reached if _can_meet(linear, reached + low[j + 1], reached + high[j + 1]) else None
-            )
+            reached = total + weights[j][value]
+            return reached if can_meet(reached + low[j + 1], reached + high[j + 1]) else None
 
         self.layered(members, 0, move)
 
@@ -358,6 +403,10 @@ class _Writer:
         for j, i in enumerate(members):
             following: dict[Any, int] = {}
             for state, p in current.items():
+                # the states can grow as the values to the power of the cells (a linear
+                # sum with coefficients 1, 9, 81, ...): the clock and the size bound hold
+                check_deadline()
+                self.bound()
                 for value in self.domain(i):
                     x = self.lit(i, value)
                     if x == 0:

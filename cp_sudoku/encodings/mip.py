@@ -21,6 +21,9 @@ Programming Model for the Sudoku Problem", J. Online Math. 2008):
   ``len - top`` empty cells, ``sum_c x[c, 0] = len - top``;
 - a ``+`` cage: linear, ``sum_c sum_v v x[c, v] = target``, and for a
   distinct cage each value at most once in it;
+- a ``*`` cage of three cells or more over values of at least 1: one row per prime
+  (:mod:`cp_sudoku.encodings.products`), ``sum_c sum_v e_p(v) x[c, v] = e_p(target)``
+  where ``e_p(v)`` is the exponent of the prime ``p`` in ``v``;
 - a :class:`~cp_sudoku.model.Relation`: ``<`` is linear,
   ``sum_v v x[a, v] + 1 <= sum_w w x[b, w]``; ``non-consecutive``,
   ``difference`` and ``ratio`` are support inequalities: ``x[a, v] <= sum of
@@ -29,7 +32,7 @@ Programming Model for the Sudoku Problem", J. Online Math. 2008):
   unit; a :class:`~cp_sudoku.constraints.Linear` ``==``, ``<=``, ``>=`` as one
   weighted row (``!=`` as a table); a :class:`~cp_sudoku.constraints.Pair` by
   support inequalities;
-- every other constraint (``- * / = ?`` cages, Skyscraper clues, a
+- every other constraint (``- / = ?`` cages, other ``*`` cages, Skyscraper clues, a
   :class:`~cp_sudoku.constraints.Table`, ``!=``): a choice
   among its allowed tuples, ``sum_k t_k = 1`` and, per cell and value,
   ``x[c, v] = sum of t_k`` over the tuples giving ``c`` the value ``v``.
@@ -45,6 +48,7 @@ from dataclasses import dataclass, field
 
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table, Visibility
 from cp_sudoku.encodings.dispatch import Step, compile_rules
+from cp_sudoku.encodings.products import by_exponents, exponent_sums
 from cp_sudoku.encodings.size import MAX_MIP_CELL_VALUES, cell_values, within
 from cp_sudoku.model import (
     Cage,
@@ -200,6 +204,9 @@ class _Builder:
         self.mip.add_row(f"{label}_empty", empty, "=", len(positions) - unit.top)
 
     def cage(self, cage: Cage) -> None:
+        if cage.op == "*" and by_exponents(cage, self.puzzle.values):
+            self.product(cage)
+            return
         if cage.op != "+":
             self.table(cage)
             return
@@ -207,9 +214,29 @@ class _Builder:
         label = f"cage_{cell_name(cage.cells[0])}_{cage.target}"
         terms = [term for i in positions for term in self.terms(i, weighted=True)]
         self.mip.add_row(f"{label}_sum", terms, "=", cage.target)
+        self.distinct(cage, label, positions)
+
+    def distinct(self, cage: Cage, label: str, positions: list[int]) -> None:
+        """For a distinct cage, each value at most once in it."""
         if cage.distinct:
             for value in self.puzzle.values:
                 self.once(f"{label}_once", positions, value, "<=")
+
+    def product(self, cage: Cage) -> None:
+        """One row per prime (:mod:`.products`): ``sum_c sum_v e_p(v) x[c, v] = e_p(target)``;
+        for a distinct cage each value at most once in it."""
+        positions = self.positions(cage)
+        label = f"cage_{cell_name(cage.cells[0])}_product"
+        for k, part in enumerate(exponent_sums(cage.target, tuple(self.puzzle.values))):
+            terms = [
+                (var, part.exponents[v])
+                for i in positions
+                for v, var in self.mip.cell_vars[i].items()
+                if part.exponents[v]
+            ]
+            if terms or part.total:  # an empty row that must be 1: no solution
+                self.mip.add_row(f"{label}_{k}", terms, "=", part.total)
+        self.distinct(cage, label, positions)
 
     def relation(self, relation: Relation) -> None:
         a, b = self.positions(relation)

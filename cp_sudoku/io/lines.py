@@ -25,7 +25,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, compress
 from math import isqrt
 
 from cp_sudoku.io.alphabet import Alphabet, Where, alphabet_of, parse_alphabet
@@ -42,7 +42,7 @@ from cp_sudoku.io.grammar import (
 )
 from cp_sudoku.io.options import ReadOptions
 from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import Grid, Puzzle, PuzzleError
+from cp_sudoku.model import Grid, Puzzle, PuzzleError, cells_of
 from cp_sudoku.numbers import shown
 
 #: Column names, lower case, that hold puzzles and stated solutions in a CSV header.
@@ -52,6 +52,9 @@ _PLAIN_9X9 = {".": 0, "_": 0, **{str(d): d for d in range(10)}}
 #: The same as a ``bytes.translate`` table (255: not one of those symbols).
 _PLAIN_TABLE = bytes(_PLAIN_9X9.get(chr(b), 255) for b in range(256))
 _DIGITS_9X9 = Alphabet("123456789")
+_CELLS_9X9 = cells_of(9, 9)
+#: box -> a blank 9x9 Sudoku read with it (see :func:`_plain`).
+_BLANKS: dict[tuple[int, int] | None, Puzzle] = {}
 PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles")
 SOLUTION_COLUMNS = ("solutions", "solution")
 
@@ -85,11 +88,32 @@ def _size_of(count: int, found: list[Token], where: Where, size: int | None) -> 
 def _build(
     values: list[int], alphabet: Alphabet, box: tuple[int, int] | None, where: Where
 ) -> Puzzle:
-    name = f"{where.source}:{where.line}" if where.source and where.line else (where.source or "")
     try:
-        return sudoku(values, box, name=name, alphabet=alphabet.stored)
+        return sudoku(values, box, name=_name(where), alphabet=alphabet.stored)
     except PuzzleError as error:
         raise error.located(where.source, where.line) from None
+
+
+def _name(where: Where) -> str:
+    return f"{where.source}:{where.line}" if where.source and where.line else (where.source or "")
+
+
+def _plain(values: bytes, box: tuple[int, int] | None, where: Where) -> Puzzle:
+    """The 9x9 Sudoku of a plain line's ``values`` (0 blank, else 1-9, as ``_PLAIN_TABLE``
+    gives them): the blank 9x9 of ``box``, built by :func:`_build` once, with these givens
+    (:meth:`Puzzle.with_givens`): the puzzle :func:`_build` gives, without building and
+    checking its cells and units again (about 15 us less a line).
+
+    Raises:
+        PuzzleError: a box that does not fit, as :func:`_build` says it.
+    """
+    if box is not None and not isinstance(box, tuple):  # not a key: the general path
+        return _build(list(values), _DIGITS_9X9, box, where)
+    blank = _BLANKS.get(box)
+    if blank is None:
+        blank = _BLANKS[box] = _build([0] * 81, _DIGITS_9X9, box, where)
+    givens = dict(zip(compress(_CELLS_9X9, values), compress(values, values), strict=True))
+    return blank.with_givens(givens, _name(where))
 
 
 def parse_line(
@@ -125,7 +149,7 @@ def parse_line(
     if alphabet is None and size in (None, 9) and len(text) == 81:
         plain = text.encode("ascii").translate(_PLAIN_TABLE) if text.isascii() else b"\xff"
         if 255 not in plain:
-            return _build(list(plain), _DIGITS_9X9, box, where)
+            return _plain(plain, box, where)
     chosen = parse_alphabet(alphabet) if isinstance(alphabet, str) else alphabet
     text = strip_comment(text)
     if not text.strip():

@@ -233,6 +233,25 @@ class Puzzle:
             if j > i
         ]
 
+    def with_givens(self, givens: Mapping[Cell, int], name: str = "") -> Puzzle:
+        """This puzzle with other ``givens`` (cell -> value) and ``name``: the same cells,
+        constraints and description, shared and not checked again (they passed when this
+        puzzle was built), and the new givens checked as when a puzzle is built.  Equal to
+        the puzzle built from scratch with those givens (a reader's path for the commonest
+        lines: ``tests/test_io.py``).
+
+        Raises:
+            PuzzleError: a given out of range, or not on a cell.
+        """
+        puzzle = object.__new__(Puzzle)
+        state = puzzle.__dict__
+        state.update(self.__dict__)  # the fields, and the views worked out so far
+        state["givens"] = MappingProxyType(dict(givens))
+        state["name"] = name
+        cells = _known(self.cells, self.units, self.rows, self.cols)
+        puzzle._check_givens(frozenset(self.cells) if cells is None else cells)
+        return puzzle
+
     def _validate(self) -> None:
         if isinstance(self.max_value, bool) or not isinstance(self.max_value, int):
             raise PuzzleError(f"max_value must be an integer, got {self.max_value!r}")
@@ -262,6 +281,9 @@ class Puzzle:
                     raise PuzzleError(f"not a constraint: {constraint!r}")
                 if not isinstance(constraint, Unit):
                     _check_cells(constraint, cells)
+        self._check_givens(cells)
+
+    def _check_givens(self, cells: set[Cell] | frozenset[Cell]) -> None:
         given = self.givens
         if (
             set(map(type, given.values())) <= {int}
