@@ -160,12 +160,11 @@ def solve_all(puzzle: Puzzle, built: Sequence[Backend], **limits: Any) -> dict[s
     declines is followed by its stand-in (:data:`~cp_sudoku.backends.STAND_INS`), unless
     that one runs anyway.  ``limits``: ``limit``, ``time_limit`` (already checked) and
     ``keep``, as :meth:`~cp_sudoku.backends.base.Backend.solve` takes them."""
-    names = {backend.name for backend in built}
     results: dict[str, Result] = {}
     for backend in built:
         result = results[backend.name] = backend.solve(puzzle, **_within_deadline(limits))
-        stand_in = STAND_INS.get(backend.name)
-        if result.stopped == DECLINED and stand_in is not None and stand_in not in names:
+        stand_in = STAND_INS.get(backend.name) if result.stopped == DECLINED else None
+        if stand_in is not None and all(other.name != stand_in for other in built):
             results[stand_in] = shared(stand_in).solve(puzzle, **_within_deadline(limits))
     return results
 
@@ -212,12 +211,11 @@ def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:
     )
 
 
-def _recheck(puzzle: Puzzle, results: dict[str, Result]) -> tuple[list[str], dict[Grid, None]]:
+def _recheck(puzzle: Puzzle, results: dict[str, Result]) -> tuple[list[str], list[Grid]]:
     """Every grid of ``results`` through the checker: the problems found (a grid that
     breaks a rule, one returned twice) and the distinct grids that passed, in order."""
     problems: list[str] = []
-    solutions: dict[Grid, None] = {}
-    seen: dict[Grid, list[str]] = {}  # a grid two back ends return is checked once
+    seen: dict[Grid, list[str]] = {}  # every distinct grid, what it breaks (checked once)
     for name, result in results.items():
         for grid in result.solutions:
             broken = seen.get(grid)
@@ -225,11 +223,9 @@ def _recheck(puzzle: Puzzle, results: dict[str, Result]) -> tuple[list[str], dic
                 broken = seen[grid] = violations(puzzle, grid)
             if broken:
                 problems.append(f"{name} returned a grid that is not a solution: {broken[0]}")
-            else:
-                solutions[grid] = None
         if len(result.solutions) > 1 and len(set(result.solutions)) != len(result.solutions):
             problems.append(f"{name} returned the same grid twice")
-    return problems, solutions
+    return problems, [grid for grid, broken in seen.items() if not broken]
 
 
 def clash_reason(puzzle: Puzzle) -> str | None:

@@ -233,14 +233,16 @@ def _title(entry: Entry) -> str | None:
 def result_record(result: Result) -> dict[str, Any]:
     """One back end's part of a JSON record: status, seconds, solutions, what stopped it
     (``stopped``, null when complete; with ``reason`` when it declined), statistics."""
-    return {
+    record: dict[str, Any] = {
         "status": result.status,
         "seconds": round(result.seconds, 6),
         "solutions": len(result.solutions),
         "stopped": result.stopped,
-        **({"reason": result.reason} if result.reason else {}),
-        **result.stats,
     }
+    if result.reason:
+        record["reason"] = result.reason
+    record.update(result.stats)
+    return record
 
 
 def error_record(entry: Entry) -> dict[str, Any]:

@@ -216,20 +216,36 @@ def _one_cage_kenken() -> Puzzle:
     return parse_text(f"kind: kenken\nsize: 6\ncages:\n126+ {' '.join(cells)}\n")
 
 
+def _one_linear_sudoku() -> Puzzle:
+    """A 6x6 Sudoku with one linear sum over all 36 cells, 126 (every grid): a table in the
+    backtracker (a sum cage that long it takes by bounds on its sum instead)."""
+    cells = [f"r{r}c{c}" for r in range(1, 7) for c in range(1, 7)]
+    terms = " ".join(f"1 {cell}" for cell in cells)
+    rows = "\n".join(["......"] * 6)
+    return parse_text(f"kind: sudoku\ngrid:\n{rows}\nconstraints:\nlinear {terms} == 126\n")
+
+
 def test_a_table_past_the_cap_is_declined_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(constraint_base, "TABLE_CAP", 50)
-    puzzle = _one_cage_kenken()
+    puzzle = _one_linear_sudoku()
     result = get_backend("backtrack").solve(puzzle)
     assert (result.status, result.stopped) == ("unknown", "declined")
-    assert result.reason == f"table for {puzzle.cages[0].describe()} exceeds 50 tuples"
+    linear = next(c for c in puzzle.constraints if isinstance(c, Linear))
+    assert result.reason == f"table for {linear.describe()} exceeds 50 tuples"
 
 
 def test_the_time_limit_bounds_compiling() -> None:
-    """The backtracker enumerates the 36-cell cage's table: the clock stops it."""
+    """The backtracker enumerates the 36-cell sum's table: the clock stops it."""
     started = time.perf_counter()
-    result = get_backend("backtrack").solve(_one_cage_kenken(), time_limit=1)
+    result = get_backend("backtrack").solve(_one_linear_sudoku(), time_limit=1)
     assert (result.status, result.stopped) == ("unknown", "time limit")
     assert time.perf_counter() - started < 30  # a hang bound, not a speed target
+
+
+def test_the_backtracker_takes_a_long_sum_cage_by_its_bounds() -> None:
+    """The 36-cell cage (issue 20: the backtracker ran to its time limit enumerating it)."""
+    result = get_backend("backtrack").solve(_one_cage_kenken(), time_limit=60)
+    assert result.status == "multiple"
 
 
 def test_a_passed_deadline_stops_a_small_table_and_between_tables() -> None:
@@ -256,13 +272,20 @@ def test_the_time_limit_bounds_compiling_many_small_tables() -> None:
 
 def test_check_with_a_time_limit_returns_on_the_one_cage_kenken(tmp_path: Path) -> None:
     path = tmp_path / "one-cage.txt"
+    # sat and backtrack answer multiple well inside their limits; cpsat enumerates the
+    # hidden operator's table to its limit: unknown
     path.write_text(to_text(_one_cage_kenken()))
-    # sat answers multiple well inside its limit; backtrack runs to its limit: unknown
-    for backend, code, limit in (("sat", 1, "5"), ("backtrack", 3, "1")):
+    hidden = tmp_path / "hidden.txt"
+    hidden.write_text(to_text(_one_cage_kenken()).replace("126+", "126?"))
+    for backend, code, limit, file in (
+        ("sat", 1, "5", path),
+        ("backtrack", 1, "5", path),
+        ("cpsat", 3, "1", hidden),
+    ):
         command = [sys.executable, "-m", "cp_sudoku.cli", "check", "--backend", backend]
         started = time.perf_counter()
         run = subprocess.run(
-            [*command, "--time-limit", limit, str(path)],
+            [*command, "--time-limit", limit, str(file)],
             capture_output=True,
             text=True,
             timeout=120,

@@ -89,7 +89,7 @@ def test_a_table_wider_than_its_bound_is_declined_before_enumerating() -> None:
     with pytest.raises(TableTooLarge, match=f"tables span at most {TABLE_CELLS} cells"):
         wide.allowed([list(range(1, n + 1))] * len(cells))
     puzzle = kenken(n, [(wide.target, "?", cells)])
-    result = get_backend("backtrack").solve(puzzle, time_limit=30)
+    result = get_backend("cpsat").solve(puzzle, time_limit=30)  # sat, backtrack: no table
     assert (result.status, result.stopped) == ("unknown", "declined")
     assert "121 cells: tables span at most 100 cells" in (result.reason or "")
 
@@ -137,14 +137,15 @@ def test_the_default_cross_check_agrees_on_the_20x20_kenken() -> None:
 
 def test_a_wide_symmetric_table_is_declined_at_its_first_tuple() -> None:
     """A hidden-operator cage (sum or product, so a table) over a whole row of a 9 x 9
-    KenKen: the cells differ, so one tuple found means 9! = 362,880 of them, past the cap,
-    without enumerating 200,000 first.  (A ``*`` cage is no table: exponent sums.)"""
+    KenKen, on cpsat: the cells differ, so one tuple found means 9! = 362,880 of them, past
+    the cap, without enumerating 200,000 first.  (sat and the backtracker take it as its
+    sum or its product, never a table.)"""
     n = 9
     row = [(0, c) for c in range(n)]
     rest = [(r, c) for r in range(1, n) for c in range(n)]
     puzzle = kenken(n, [(362_880, "?", row)] + [((r + c) % n + 1, "=", [(r, c)]) for r, c in rest])
     started = time.perf_counter()
-    result = get_backend("sat").solve(puzzle, time_limit=60)
+    result = get_backend("cpsat").solve(puzzle, time_limit=60)  # sat, backtrack: no table
     assert (result.status, result.stopped) == ("unknown", "declined")
     assert "exceeds 200000 tuples (each of the 9! orders of a tuple is one)" in (
         result.reason or ""

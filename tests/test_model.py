@@ -143,9 +143,9 @@ def corrupted_grids(draw: st.DrawFn) -> tuple[Puzzle, tuple[object, ...]]:
         elif change == "bool":
             grid[i] = True
         elif change == "float":
-            grid[i] = float(solution[i])
+            grid[i] = float(solution[i % (n * n)])
         elif change == "str":
-            grid[i] = str(solution[i])
+            grid[i] = str(solution[i % (n * n)])
         elif change == "drop" and len(grid) > 1:
             grid.pop()
         elif change == "add":

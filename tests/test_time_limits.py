@@ -4,9 +4,14 @@ each back end, compiling included: a compile still running at the limit answers
 
 The puzzle is issue 20's: a 6x6 KenKen with one cage over all 36 cells, target 126 (every
 Latin square meets it, so the answer is ``multiple``).  With ``+`` most back ends encode the
-sum directly; with a hidden operator ``?`` (sum or product) they enumerate its table, which
-the clock stops.  Each back end's ``seconds`` (its own wall clock, compiling included) is
-compared with twice the limit; the machine may be loaded, so nothing here is a speed target.
+sum directly; with a hidden operator ``?`` (sum or product) cpsat and mip enumerate its
+table, which the clock stops (sat and the backtracker take its sum or its product, never a
+table: ``tests/test_products.py``).  The commands are held on a 9x9 Sudoku with one linear
+sum over 13 cells whose coefficients 1, 9, 81, ... make every partial sum distinct, so its
+CNF's layered partial sums grow as 9 to the power of the cells (it ran past 60 s and 3.9 GB
+under a limit of 2 before the layers read the clock).  Each back end's ``seconds`` (its own
+wall clock, compiling included) is compared with twice the limit; the machine may be
+loaded, so nothing here is a speed target.
 The service is the shared one of ``conftest.py`` (default limits: a 10 s cap, one worker).
 """
 
@@ -77,12 +82,12 @@ def _assert_bounded(ran: dict[str, dict[str, object]]) -> None:
 def test_the_clock_stops_a_table_on_the_command_line_and_in_the_service(
     tmp_path: Path, service: TestClient
 ) -> None:
-    """The quick representative: the hidden-operator cage's table on ``sat``."""
+    """The quick representative: the hidden-operator cage's table on ``cpsat``."""
     for ran in (
-        _check_cli(tmp_path, CAGE["?"], ["sat"]),
-        _check_service(service, CAGE["?"], ["sat"]),
+        _check_cli(tmp_path, CAGE["?"], ["cpsat"]),
+        _check_service(service, CAGE["?"], ["cpsat"]),
     ):
-        assert (ran["sat"]["status"], ran["sat"]["stopped"]) == ("unknown", "time limit")
+        assert (ran["cpsat"]["status"], ran["cpsat"]["stopped"]) == ("unknown", "time limit")
         _assert_bounded(ran)
 
 
@@ -160,9 +165,20 @@ def _kenken_50() -> str:
     return "\n".join(lines) + "\n"
 
 
+#: A 9x9 Sudoku and a linear sum over 13 cells, coefficients 9**k: a CNF that grows as 9**k.
+_WIDE_CELLS = [f"r{1 + k // 9}c{1 + k % 9}" for k in range(13)]
+WIDE_SUM = "\n".join(
+    [
+        "kind: sudoku",
+        "grid:",
+        *["........."] * 9,
+        "constraints:",
+        "linear " + " ".join(f"{9**k} {cell}" for k, cell in enumerate(_WIDE_CELLS)) + " >= 1",
+    ]
+)
 #: The limit of the per-command tests below (a second: each test takes about that long).
 SHORT = 1.0
-#: Each command that takes ``--time-limit``, on the hidden-operator cage with one back end
+#: Each command that takes ``--time-limit``, on :data:`WIDE_SUM` with one back end
 #: (``sat``), and the exit code of its honest unknown; ``--force`` lets ``prove`` write.
 #: ``check``, ``candidates`` and ``suggest`` have quick tests of their own elsewhere
 #: (above, ``tests/test_workbench_cli.py``), so theirs here are slow.
@@ -188,11 +204,11 @@ def test_every_command_keeps_its_time_limit(
     tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The whole command, compiling included, within twice the limit (a second more for
-    reading and printing); ``prove`` used to write the cage's table past any limit (18 s
-    under a limit of 2, then exit 2 on the table's cap)."""
+    reading and printing); ``prove`` used to write its CNF past any limit (18 s on the
+    hidden-operator cage's table under a limit of 2, then exit 2 on the table's cap)."""
     monkeypatch.chdir(tmp_path)
-    path = tmp_path / "one-cage.txt"
-    path.write_text(CAGE["?"])
+    path = tmp_path / "wide-sum.txt"
+    path.write_text(WIDE_SUM)
     extra, code = COMMANDS[command]
     started = time.perf_counter()
     result = CliRunner().invoke(main, [command, str(path), *extra, "--time-limit", str(SHORT)])
@@ -213,11 +229,11 @@ def test_generate_from_keeps_its_time_limit(data: Path) -> None:
 @pytest.mark.parametrize(
     ("path", "body"),
     [
-        ("/v1/count", {"puzzle": CAGE["?"], "backends": ["sat"]}),
-        ("/v1/prove", {"puzzle": CAGE["?"]}),
-        pytest.param("/v1/candidates", {"puzzle": CAGE["?"]}, marks=pytest.mark.slow),
+        ("/v1/count", {"puzzle": WIDE_SUM, "backends": ["sat"]}),
+        ("/v1/prove", {"puzzle": WIDE_SUM}),
+        pytest.param("/v1/candidates", {"puzzle": WIDE_SUM}, marks=pytest.mark.slow),
         pytest.param(
-            "/v1/suggest", {"puzzle": CAGE["?"], "backends": ["sat"]}, marks=pytest.mark.slow
+            "/v1/suggest", {"puzzle": WIDE_SUM, "backends": ["sat"]}, marks=pytest.mark.slow
         ),
         ("/v1/generate", {"size": 25}),
     ],
@@ -225,8 +241,11 @@ def test_generate_from_keeps_its_time_limit(data: Path) -> None:
 def test_every_endpoint_keeps_its_time_limit(
     service: TestClient, path: str, body: dict[str, object]
 ) -> None:
-    """Each endpoint that takes ``time_limit`` answers within twice it, saying it stopped."""
-    assert service.post("/v1/check", json={"puzzle": "." * 16, "backends": ["sat"]}).is_success
+    """Each endpoint that takes ``time_limit`` answers within twice it, saying it stopped.
+    A quick request to the same endpoint first: the bound is for the limited work, not for
+    the worker's first import of the endpoint's modules (seconds under load)."""
+    quick = {"size": 4} if path == "/v1/generate" else {"puzzle": "." * 16}
+    assert service.post(path, json=quick).status_code in (200, 422)
     started = time.perf_counter()
     answer = service.post(path, json={**body, "time_limit": SHORT})
     assert time.perf_counter() - started < 2 * SHORT + 1
@@ -237,10 +256,11 @@ def test_every_endpoint_keeps_its_time_limit(
 
 
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
-@pytest.mark.parametrize("limit", [0.1, 0.25, 0.5])
+@pytest.mark.parametrize("limit", [0.25, 0.5])
 def test_minizinc_keeps_small_limits(limit: float) -> None:
     """``minizinc`` starts a process for the model's interface, then one for the solve,
-    which is ended at the limit (flattening included): within twice a limit down to a tenth
-    of a second (below that, the first process alone takes 0.08 to 0.18 s here)."""
+    which is ended at the limit (flattening included): within twice a limit of a quarter
+    second (the first process alone takes 0.08 to 0.18 s at load 5, more under more load:
+    ``docs/backends.md``)."""
     for text in (CAGE["+"], CAGE["?"]):
         _bounded_on(parse_text(text), "minizinc", limit)

@@ -10,7 +10,7 @@ Inside the search a cell's candidates are a mask, bit ``v - 1`` for value
 - :meth:`Rule.fits`: whether full values (one per member) meet the rule, the
   ``plain`` strategy's check once a rule's cells are all placed.
 
-Four forms:
+The forms:
 
 - :class:`DigitSets`: a sum cage with distinct values, by its digit sets.
 - :class:`Tuples`: the constraint's allowed tuples, enumerated once from its
@@ -23,10 +23,12 @@ Four forms:
   still valid are, over the positions, the intersection of the union of the
   sets of each candidate; a value is supported when its set meets the valid
   ones.
-- :class:`Exponents`: a product cage over values of at least 1, never enumerated: one
-  sum of prime exponents per prime (:mod:`cp_sudoku.encodings.products`), pruned by
-  bounds: a value stays while its exponents fit between what the other cells can add at
-  least and at most to each prime's sum (exact once every cell is placed).
+- :class:`Sums`: a cage as weighted sums of its values, never enumerated: a product cage
+  over values of at least 1 as one sum of prime exponents per prime
+  (:mod:`cp_sudoku.encodings.products`), a sum cage of more than a few cells as its sum;
+  pruned by bounds: a value stays while its weight fits between what the other cells can
+  add at least and at most to each sum (exact once every cell is placed).  A hidden
+  operator over three cells or more is :class:`Either` of its sum and its product.
 - :class:`Layers`: an automaton rule (sandwich, X-sum and Skyscraper clues,
   :class:`~cp_sudoku.constraints.automaton.Automaton`), never enumerated: the
   moves of its layered graph over every value
@@ -38,11 +40,12 @@ Four forms:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import reduce
+from operator import or_
 
 from cp_sudoku.constraints.automaton import Automaton
 from cp_sudoku.constraints.base import TABLE_CAP, TableTooLarge
-from cp_sudoku.encodings.products import ExponentSum
 from cp_sudoku.model import Cage
 
 #: Moves of an automaton's layers with distinct values past which :class:`Layers` takes
@@ -229,9 +232,13 @@ class Layers(Rule):
         return self.rule.holds([v - self.shift for v in values])
 
 
-class Exponents(Rule):
-    """A product cage over values of at least 1 as its sums of prime exponents
-    (:func:`~cp_sudoku.encodings.products.exponent_sums`), pruned by bounds on each sum.
+class Sums(Rule):
+    """A cage as weighted sums of its values, pruned by bounds on each: ``sums`` holds
+    ``(weights, total)`` pairs, ``weights[v]`` the weight of value ``v`` (a value absent
+    weighs 0), and the weights of the members' values add up to ``total`` in each.  A
+    product cage is its sums of prime exponents
+    (:func:`~cp_sudoku.encodings.products.exponent_sums`); a sum cage is one sum, each
+    value its own weight.
 
     ``shift`` turns a puzzle value into ``1..n`` (see
     :mod:`~cp_sudoku.backends.backtrack_search`); ``cage`` is the constraint, whose
@@ -241,20 +248,26 @@ class Exponents(Rule):
     idempotent = False  # a value dropped from one cell can tighten another's bounds
 
     def __init__(
-        self, members: list[int], cage: Cage, sums: Sequence[ExponentSum], n: int, shift: int
+        self,
+        members: list[int],
+        cage: Cage,
+        sums: Sequence[tuple[Mapping[int, int], int]],
+        n: int,
+        shift: int,
     ) -> None:
         self.members = members
         self.cage = cage
         self.shift = shift
-        # per sum, the exponent of each value bit (0 for a value the cells cannot take)
+        # per sum, the weight of each value bit
         self.sums = [
-            ([part.exponents.get(bit + 1 - shift, 0) for bit in range(n)], part.total)
-            for part in sums
+            ([weights.get(bit + 1 - shift, 0) for bit in range(n)], total)
+            for weights, total in sums
         ]
 
     def prune(self, masks: list[int]) -> list[int] | None:
-        """Per prime: the least and greatest exponent of each cell; a value stays while the
-        others can bring the sum to the target's exponent (stale bounds only loosen it)."""
+        """Per sum: the least and greatest weight of each cell; a value stays while the
+        others can bring the sum to its total (exact once every cell is placed; bounds that
+        an earlier cell's pruning made stale only loosen it)."""
         news = list(masks)
         for weights, total in self.sums:
             lows, highs = [], []
@@ -281,6 +294,29 @@ class Exponents(Rule):
     def fits(self, values: list[int]) -> bool:
         """The cage holds on the values."""
         return self.cage.holds([v - self.shift for v in values])
+
+
+class Either(Rule):
+    """A hidden-operator cage over three cells or more: its sum or its product (``parts``,
+    two :class:`Sums` over the same members); a value stays when either supports it."""
+
+    idempotent = False
+
+    def __init__(self, members: list[int], cage: Cage, parts: Sequence[Sums]) -> None:
+        self.members = members
+        self.cage = cage
+        self.parts = parts
+
+    def prune(self, masks: list[int]) -> list[int] | None:
+        """The union of what each part keeps (None when neither keeps any)."""
+        kept = [found for part in self.parts if (found := part.prune(masks)) is not None]
+        if not kept:
+            return None
+        return [reduce(or_, column) for column in zip(*kept, strict=True)]
+
+    def fits(self, values: list[int]) -> bool:
+        """The cage holds on the values (by its sum or its product)."""
+        return self.parts[0].fits(values)
 
 
 def _bits(m: int) -> list[int]:

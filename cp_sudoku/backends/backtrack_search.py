@@ -5,19 +5,29 @@ puzzle whose values start at 0 (Skyscraper empty cells) is shifted up by one
 on the way in and back on the way out.  Every constraint other than a unit
 (or an all-different) becomes a table rule (:mod:`~cp_sudoku.backends.backtrack_rules`):
 a sum cage with distinct values its digit sets, a product cage its sums of prime
-exponents, an automaton clue its layered moves, any other its allowed tuples,
-enumerated from the type's own ``holds`` and ``prefix_ok``, so every type works; past
-the table cap the puzzle is declined.  ``mrv`` prunes each rule to generalised arc
-consistency (an exponent rule by bounds), ``plain`` checks it when its cells are complete.
+exponents (a long sum cage its sum; a hidden operator either), an automaton clue its
+layered moves, any other its allowed tuples, enumerated from the type's own ``holds`` and
+``prefix_ok``, so every type works; past the table cap the puzzle is declined.  ``mrv``
+prunes each rule to generalised arc consistency (a rule of sums by bounds), ``plain``
+checks it when its cells are complete.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
 
-from cp_sudoku.backends.backtrack_rules import DigitSets, Exponents, Layers, Rule, Tuples, mask
+from cp_sudoku.backends.backtrack_rules import (
+    DigitSets,
+    Either,
+    Layers,
+    Rule,
+    Sums,
+    Tuples,
+    mask,
+)
 from cp_sudoku.backends.base import Backend, Clock, Option, Sink
 from cp_sudoku.constraints import AllDifferent, Constraint, Linear, Pair, Table
 from cp_sudoku.constraints.automaton import Automaton
@@ -81,9 +91,8 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
         if isinstance(constraint, Cage) and is_distinct_sum(constraint):
             sets = digit_sets(len(members), constraint.target, n)
             rule = DigitSets(members, [mask(s) for s in sets])
-        elif isinstance(constraint, Cage) and by_exponents(constraint, puzzle.values):
-            sums = exponent_sums(constraint.target, tuple(puzzle.values))
-            rule = Exponents(members, constraint, sums, n, shift)
+        elif isinstance(constraint, Cage) and (by_sums := _by_sums(puzzle, constraint)):
+            rule = by_sums(members, n, shift)
         elif isinstance(constraint, Automaton):
             pairs = len(members) * (len(members) - 1) // 2
             distinct = len(puzzle.differ_pairs(constraint.cells)) == pairs
@@ -105,6 +114,26 @@ def compile_puzzle(puzzle: Puzzle) -> PuzzleIndex:
                 others = [i for i in other if i not in inside]
                 locks.append((inside, rest, others))
     return PuzzleIndex(n, peers, full_units, cages, cages_of, locks)
+
+
+def _by_sums(puzzle: Puzzle, cage: Cage) -> Callable[[list[int], int, int], Rule] | None:
+    """How to build the cage's :class:`~cp_sudoku.backends.backtrack_rules.Sums` rule
+    (members, n, shift), or None for a table: a product (or a hidden operator, sum or
+    product) over three cells or more by exponent sums, a sum of more than
+    :data:`SMALL_LINEAR` cells whose values may repeat by its sum; never a table that
+    grows as the values to the power of the cells."""
+    values = tuple(puzzle.values)
+    plain = [(dict(zip(values, values, strict=True)), cage.target)]
+    if cage.op == "+" and not cage.distinct and len(cage.cells) > SMALL_LINEAR:
+        return lambda members, n, shift: Sums(members, cage, plain, n, shift)
+    if not by_exponents(cage, values):
+        return None
+    primes = [(part.exponents, part.total) for part in exponent_sums(cage.target, values)]
+    if cage.op == "*":
+        return lambda members, n, shift: Sums(members, cage, primes, n, shift)
+    return lambda members, n, shift: Either(
+        members, cage, (Sums(members, cage, plain, n, shift), Sums(members, cage, primes, n, shift))
+    )
 
 
 #: Parts of a decomposition the backtracker takes as tables; a larger Linear part makes

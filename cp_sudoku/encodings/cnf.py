@@ -55,7 +55,9 @@ Other constraint types, compiled through :func:`~cp_sudoku.encodings.dispatch.co
   can no longer meet the right-hand side;
 - a ``*`` cage of three cells or more over values of at least 1: one sum of prime
   exponents per prime (:mod:`cp_sudoku.encodings.products`), each as layered partial
-  sums like a linear constraint (and, with distinct values, a unit), never a table;
+  sums like a linear constraint (and, with distinct values, a unit), never a table; a
+  hidden operator ``?`` there: a selector literal ``e``, the sum's clauses each with
+  ``-e`` added and the product's each with ``e``;
 - a :class:`~cp_sudoku.constraints.Pair`: its forbidden pairs, as for two-cell
   constraints; an :class:`~cp_sudoku.constraints.AllDifferent`: as a unit;
 - a sandwich or X-sum clue (an :class:`~cp_sudoku.constraints.automaton.Automaton`):
@@ -82,6 +84,7 @@ from typing import Any
 
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table
 from cp_sudoku.constraints.automaton import Automaton
+from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.constraints.outside import Sandwich, XSum
 from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.products import by_exponents, exponent_sums
@@ -287,17 +290,33 @@ class _Writer:
         elif len(cage.cells) == 2:
             self.pairs(cage)
         elif cage.op == "+":
-            self.linear(Linear(cage.cells, [1] * len(cage.cells), "==", cage.target))
+            self.sum(cage)
         elif by_exponents(cage, self.puzzle.values):
-            self.product(cage)
+            if cage.distinct:
+                self.unit(Unit("cage", cage.cells), definedness=False)
+            if cage.op == "*":
+                self.product(cage)
+            else:  # a hidden operator: the sum under a selector, else the product
+                either = self.new()
+                self.guarded(either, lambda: self.sum(cage))
+                self.guarded(-either, lambda: self.product(cage))
         else:
             self.table(cage)
 
+    def sum(self, cage: Cage) -> None:
+        """The cage's values add up to its target (a linear constraint)."""
+        self.linear(Linear(cage.cells, [1] * len(cage.cells), "==", cage.target))
+
+    def guarded(self, literal: int, write: Callable[[], None]) -> None:
+        """The clauses ``write`` adds, each made to hold only when ``literal`` is true."""
+        start = len(self.clauses)
+        write()
+        for clause in self.clauses[start:]:
+            clause.append(-literal)
+
     def product(self, cage: Cage) -> None:
-        """A product cage as one sum of exponents per prime (:mod:`.products`), each as
-        layered partial sums; a distinct cage also as a unit."""
-        if cage.distinct:
-            self.unit(Unit("cage", cage.cells), definedness=False)
+        """The product of the cage's values is its target: one sum of exponents per prime
+        (:mod:`.products`), each as layered partial sums."""
         members = self.members(cage)
         for part in exponent_sums(cage.target, tuple(self.puzzle.values)):
             weights = [part.exponents] * len(members)
@@ -384,6 +403,10 @@ class _Writer:
         for j, i in enumerate(members):
             following: dict[Any, int] = {}
             for state, p in current.items():
+                # the states can grow as the values to the power of the cells (a linear
+                # sum with coefficients 1, 9, 81, ...): the clock and the size bound hold
+                check_deadline()
+                self.bound()
                 for value in self.domain(i):
                     x = self.lit(i, value)
                     if x == 0:

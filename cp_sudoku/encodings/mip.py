@@ -204,7 +204,7 @@ class _Builder:
         self.mip.add_row(f"{label}_empty", empty, "=", len(positions) - unit.top)
 
     def cage(self, cage: Cage) -> None:
-        if by_exponents(cage, self.puzzle.values):
+        if cage.op == "*" and by_exponents(cage, self.puzzle.values):
             self.product(cage)
             return
         if cage.op != "+":

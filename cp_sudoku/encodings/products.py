@@ -7,8 +7,10 @@ product cage over values of at least 1 is a conjunction of one sum per prime
 the target's exponent (0 for a prime the target lacks, which rules out every value holding
 it), and, when the target keeps a factor no value can give, one sum that cannot be met.
 Each back end writes the sums with its own machinery for sums: the CNF with layered partial
-sums (:meth:`cp_sudoku.encodings.cnf`), the MIP with one row per prime, the backtracker with
-bounds on each prime's sum (:class:`cp_sudoku.backends.backtrack_rules.Exponents`).
+sums (:mod:`cp_sudoku.encodings.cnf`), the MIP with one row per prime, the backtracker with
+bounds on each prime's sum (:class:`cp_sudoku.backends.backtrack_rules.Sums`).  A hidden
+operator over three cells or more (sum or product) is the one or the other: in the CNF
+each under a selector literal, in the backtracker the union of what each supports.
 
 Why: a 15-cell product cage over the values 1..20 (a row of a 20 x 20 KenKen) has far more
 allowed tuples than the table cap, so the back ends that compiled it as a table answered
@@ -37,10 +39,11 @@ class ExponentSum:
 
 
 def by_exponents(cage: Cage, values: Iterable[int]) -> bool:
-    """Whether the cage is compiled as exponent sums: a product over three cells or more
-    whose values are all at least 1 (a zero or negative value has no factorisation), with a
-    positive target.  ``values``: those the puzzle's cells may take."""
-    return cage.op == "*" and len(cage.cells) >= 3 and cage.target >= 1 and min(values) >= 1
+    """Whether the cage's product is compiled as exponent sums: a product (``*``, or a
+    hidden operator ``?``, sum or product over three cells or more) whose values are all at
+    least 1 (a zero or negative value has no factorisation), with a positive target.
+    ``values``: those the puzzle's cells may take."""
+    return cage.op in "*?" and len(cage.cells) >= 3 and cage.target >= 1 and min(values) >= 1
 
 
 @cache

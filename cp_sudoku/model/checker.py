@@ -57,8 +57,10 @@ class _Layers:
     value exactly when the keys are distinct.  When every key fits in a byte, a grid's keys
     are one sum of integers: the grid as bytes read as an integer, plus the layer's
     ``offset`` (the sum of ``(k * span - min_value) * 256 ** i``); no byte carries, since
-    each key is 0..255.  The units in no full layer (a diagonal beside the rows, or keys
-    past a byte) are read one by one.
+    each key is 0..255.  The keys are distinct when as many different ones occur as there
+    are cells: deleting the keys that occur from all the layer's possible keys
+    (``bytes.translate``) leaves the others.  The units in no full layer (a diagonal beside
+    the rows, or keys past a byte) are read one by one.
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
@@ -76,8 +78,13 @@ class _Layers:
             layer[1].append(number)
         fits = low >= 0 and low + span <= 256
         full = [lay for lay in layers if fits and min(lay[0]) >= 0 and len(lay[1]) * span <= 256]
-        self.offsets = tuple(
-            sum((k * span - low) << (8 * i) for i, k in enumerate(unit_of)) for unit_of, _ in full
+        #: (offset, every possible key) per full layer
+        self.layers = tuple(
+            (
+                sum((k * span - low) << (8 * i) for i, k in enumerate(unit_of)),
+                bytes(range(len(units) * span)),
+            )
+            for unit_of, units in full
         )
         kept = {number for _, units in full for number in units}
         self.rest = tuple(r for i, r in enumerate(puzzle.readers) if i not in kept)
@@ -86,11 +93,15 @@ class _Layers:
     def repeat(self, grid: Sequence[int]) -> bool:
         """Whether some unit repeats a value in ``grid``: integers in the value range,
         one per cell (checked before)."""
-        if self.offsets:
+        size = self.size
+        if self.layers:
             values = int.from_bytes(bytes(grid), "little")
-            for offset in self.offsets:
-                if len(set((values + offset).to_bytes(self.size, "little"))) != self.size:
+            for offset, keys in self.layers:
+                absent = keys.translate(None, (values + offset).to_bytes(size, "little"))
+                if len(keys) - len(absent) != size:  # fewer different keys than cells
                     return True
+        if not self.rest:
+            return False
         seen = [read(grid) for read in self.rest]
         return sum(map(len, map(set, seen))) != sum(map(len, seen))
 

@@ -320,13 +320,19 @@ def _forked(
     the middle of a library's set-up (OptUx copies the formula and enumerates disjoint
     correction sets in its constructor)."""
     read, write = os.pipe()
-    child = os.fork()
+    try:
+        child = os.fork()
+    except OSError:  # no process to spare (EAGAIN, ENOMEM): no smallest core, none lost
+        os.close(read)
+        os.close(write)
+        return True, None
     if child == 0:  # pragma: no cover (the child process; its answer is tested)
         os.close(read)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         try:
-            os.write(write, pickle.dumps(work()))
+            with os.fdopen(write, "wb") as out:  # a buffered file writes it all
+                out.write(pickle.dumps(work()))
         finally:
             os._exit(0)
     os.close(write)
