@@ -16,6 +16,7 @@ from cp_sudoku.deduction import (
     Explanation,
     band_of,
     band_range,
+    chains,
     explain,
     grade,
     structure,
@@ -228,6 +229,43 @@ def test_every_technique_is_sound_on_random_candidate_grids() -> None:
         "constraint tuples",
     }
     assert fired >= expected - {"Jellyfish", "hidden quad"}
+
+
+@pytest.mark.skipif(
+    chains.COMPILED is None, reason="the C extension is not built: run pip install -e ."
+)
+def test_the_compiled_chain_searches_take_the_same_steps_as_the_pure_python_ones(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled = chains.COMPILED
+    path = data / "sudoku" / "magictour-top1465.txt"
+    puzzles = [e.puzzle for e in list(read_file(path))[:120:6] if e.puzzle is not None]
+    used: set[str] = set()
+    for puzzle in puzzles:
+        monkeypatch.setattr(chains, "COMPILED", compiled)
+        fast = explain(puzzle)
+        monkeypatch.setattr(chains, "COMPILED", None)
+        assert explain(puzzle).record() == fast.record()
+        used |= set(fast.techniques)
+    assert {"X-chain", "XY-chain", "alternating inference chain", "forcing chains"} <= used
+    # and each chain finder on random candidate grids (as in the soundness test above)
+    rng = random.Random(7)
+    finders = [find for name, _, find in TECHNIQUES if name in chains.TECHNIQUES_HERE]
+    found = 0
+    for trial in range(40):
+        solution = solved_grid((3, 3), trial)
+        puzzle = sudoku([v if rng.random() < 0.3 else 0 for v in solution])
+        start = State.start(puzzle, structure(puzzle))
+        for i in start.open():
+            start.cand[i] &= rng.getrandbits(9) | 1 << (solution[i] - 1)
+        for find in finders:
+            steps = []
+            for module in (compiled, None):
+                monkeypatch.setattr(chains, "COMPILED", module)
+                steps.append(find(State(puzzle, start.s, list(start.cand), list(start.placed))))
+            assert steps[0] == steps[1]
+            found += steps[0] is not None
+    assert found > 20
 
 
 def test_check_grade_prints_the_grade_and_fills_the_output_column(tmp_path: Path) -> None:

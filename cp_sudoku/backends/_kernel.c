@@ -595,9 +595,655 @@ done:
     return result;
 }
 
+/* ---- Chain searches of the deduction engine (cp_sudoku/deduction/chains.py) ----
+ *
+ * The same breadth-first searches as chains.py's pure-Python _first_shortest and
+ * _reach, over bit sets of candidates (candidate k = digit * cells + cell) held as
+ * arrays of 64-bit words instead of Python ints: a link graph (chain_graph) keeps
+ * each candidate's strong and weak partners; first_shortest and reach return what
+ * the Python functions return, in the same order.  tests/test_deduction.py compares
+ * the two on a sample of puzzles.
+ */
+
+static int grow(uint64_t **rows, Py_ssize_t *cap, Py_ssize_t need, Py_ssize_t W);
+
+typedef struct {
+    Py_ssize_t bits, words;
+    int32_t *strong_row, *weak_row; /* per candidate: its row in strong/weak, or -1 */
+    uint64_t *strong, *weak;        /* rows of `words` words */
+    uint64_t *linked;
+} ChainGraph;
+
+static void chain_graph_free(PyObject *capsule) {
+    ChainGraph *g = PyCapsule_GetPointer(capsule, "cp_sudoku.chain_graph");
+    if (!g) return;
+    free(g->strong_row); free(g->weak_row); free(g->strong); free(g->weak); free(g->linked);
+    free(g);
+}
+
+/* A non-negative Python int into `words` words (bits past them are an error). */
+static int int_to_words(PyObject *value, uint64_t *out, Py_ssize_t words) {
+    if (!PyLong_Check(value)) { PyErr_SetString(PyExc_TypeError, "expected an int"); return -1; }
+    unsigned char *bytes = (unsigned char *)out;
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t need = PyLong_AsNativeBytes(value, bytes, words * 8,
+        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (need < 0) return -1;
+    if (need > words * 8) { PyErr_SetString(PyExc_OverflowError, "bit set too large"); return -1; }
+    return 0;
+#else
+    return _PyLong_AsByteArray((PyLongObject *)value, bytes, (size_t)(words * 8), 1, 0);
+#endif
+}
+
+static PyObject *words_to_int(const uint64_t *in, Py_ssize_t words) {
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(in, (size_t)(words * 8), Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray((const unsigned char *)in, (size_t)(words * 8), 1, 0);
+#endif
+}
+
+/* A puzzle's shape for chain_links: cells, values, each cell's group peers and each full
+ * group's cells (cell sets of `cell_words` words). */
+typedef struct {
+    Py_ssize_t cells, values, cell_words, groups;
+    uint64_t *peers, *group; /* cells rows, groups rows */
+} ChainShape;
+
+static void chain_shape_free(PyObject *capsule) {
+    ChainShape *sh = PyCapsule_GetPointer(capsule, "cp_sudoku.chain_shape");
+    if (!sh) return;
+    free(sh->peers); free(sh->group); free(sh);
+}
+
+static int load_rows(PyObject *list, Py_ssize_t rows, Py_ssize_t words, uint64_t **out) {
+    PyObject *seq = PySequence_Fast(list, "expected a sequence of ints");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != rows) {
+        PyErr_SetString(PyExc_ValueError, "wrong number of rows");
+        Py_DECREF(seq);
+        return -1;
+    }
+    *out = calloc((size_t)(rows ? rows : 1) * (size_t)words, sizeof(uint64_t));
+    if (!*out) { Py_DECREF(seq); PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t r = 0; r < rows; r++)
+        if (int_to_words(PySequence_Fast_GET_ITEM(seq, r), *out + r * words, words) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* chain_shape(cells, values, peer_masks, group_masks) */
+static PyObject *k_chain_shape(PyObject *self, PyObject *args) {
+    Py_ssize_t cells, values;
+    PyObject *peers, *groups;
+    if (!PyArg_ParseTuple(args, "nnOO", &cells, &values, &peers, &groups)) return NULL;
+    if (cells <= 0 || values <= 0 || values > 64) {
+        PyErr_SetString(PyExc_ValueError, "1..64 values and at least one cell");
+        return NULL;
+    }
+    ChainShape *sh = calloc(1, sizeof(ChainShape));
+    if (!sh) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(sh, "cp_sudoku.chain_shape", chain_shape_free);
+    if (!capsule) { free(sh); return NULL; }
+    sh->cells = cells;
+    sh->values = values;
+    sh->cell_words = (cells + 63) / 64;
+    sh->groups = PySequence_Size(groups);
+    if (sh->groups < 0 || load_rows(peers, cells, sh->cell_words, &sh->peers) < 0
+        || load_rows(groups, sh->groups, sh->cell_words, &sh->group) < 0) {
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    return capsule;
+}
+
+/* Rows of a table being built: row_of[k] = row of candidate k or -1. */
+typedef struct {
+    int32_t *row_of;
+    uint64_t *rows;
+    Py_ssize_t count, cap;
+} Table;
+
+static uint64_t *table_row(Table *t, Py_ssize_t k, Py_ssize_t W) {
+    if (t->row_of[k] < 0) {
+        if (grow(&t->rows, &t->cap, t->count + 1, W) < 0) return NULL;
+        memset(t->rows + t->count * W, 0, sizeof(uint64_t) * (size_t)W);
+        t->row_of[k] = (int32_t)t->count++;
+    }
+    return t->rows + (Py_ssize_t)t->row_of[k] * W;
+}
+
+#define SET_BIT(words, k) ((words)[(k) / 64] |= (uint64_t)1 << ((k) % 64))
+
+static int strong_link(Table *t, uint64_t *linked, Py_ssize_t a, Py_ssize_t b, Py_ssize_t W) {
+    uint64_t *row = table_row(t, a, W);
+    if (!row) return -1;
+    SET_BIT(row, b);
+    if (!(row = table_row(t, b, W))) return -1;
+    SET_BIT(row, a);
+    SET_BIT(linked, a);
+    SET_BIT(linked, b);
+    return 0;
+}
+
+/* chain_links(shape, cand, placed, kind, digit): the link graph of a candidate grid, as
+ * chains.py's pure-Python links_of builds it, and (linked, present) as ints.  kind 0: one
+ * digit's X-chain links (`digit`); 1: XY-chains; 2: AICs; 3: AICs with the weak links of
+ * every candidate (forcing chains). */
+static PyObject *k_chain_links(PyObject *self, PyObject *args) {
+    PyObject *shape_capsule, *cand_list, *placed_list;
+    int kind;
+    Py_ssize_t digit;
+    if (!PyArg_ParseTuple(args, "OOOin", &shape_capsule, &cand_list, &placed_list, &kind, &digit))
+        return NULL;
+    ChainShape *sh = PyCapsule_GetPointer(shape_capsule, "cp_sudoku.chain_shape");
+    if (!sh) return NULL;
+    Py_ssize_t n = sh->cells, V = sh->values, Wc = sh->cell_words, K = n * V, W = (K + 63) / 64;
+    PyObject *cand_seq = PySequence_Fast(cand_list, "cand must be a sequence");
+    if (!cand_seq) return NULL;
+    PyObject *placed_seq = PySequence_Fast(placed_list, "placed must be a sequence");
+    if (!placed_seq) { Py_DECREF(cand_seq); return NULL; }
+    PyObject *result = NULL;
+    uint64_t *cand = calloc((size_t)n, sizeof(uint64_t));
+    uint64_t *digit_cells = calloc((size_t)(V * Wc), sizeof(uint64_t));
+    uint64_t *places = calloc((size_t)Wc, sizeof(uint64_t));
+    char *open = calloc((size_t)n, 1);
+    ChainGraph *g = calloc(1, sizeof(ChainGraph));
+    PyObject *capsule = g ? PyCapsule_New(g, "cp_sudoku.chain_graph", chain_graph_free) : NULL;
+    uint64_t *present = calloc((size_t)W, sizeof(uint64_t));
+    Table strong = {NULL, NULL, 0, 0}, weak = {NULL, NULL, 0, 0};
+    if (g && !capsule) free(g);
+    if (!capsule || !cand || !digit_cells || !places || !open || !present) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto fail;
+    }
+    if (PySequence_Fast_GET_SIZE(cand_seq) != n || PySequence_Fast_GET_SIZE(placed_seq) != n) {
+        PyErr_SetString(PyExc_ValueError, "cand and placed must have one entry per cell");
+        goto fail;
+    }
+    g->bits = K;
+    g->words = W;
+    g->linked = calloc((size_t)W, sizeof(uint64_t));
+    g->strong_row = strong.row_of = malloc(sizeof(int32_t) * (size_t)K);
+    g->weak_row = weak.row_of = malloc(sizeof(int32_t) * (size_t)K);
+    if (!g->linked || !strong.row_of || !weak.row_of) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t k = 0; k < K; k++) strong.row_of[k] = weak.row_of[k] = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PySequence_Fast_GET_ITEM(cand_seq, i);
+        cand[i] = PyLong_AsUnsignedLongLong(c);
+        if (cand[i] == (uint64_t)-1 && PyErr_Occurred()) goto fail;
+        int is_placed = PyObject_IsTrue(PySequence_Fast_GET_ITEM(placed_seq, i));
+        if (is_placed < 0) goto fail;
+        open[i] = !is_placed;
+        if (open[i])
+            for (uint64_t m = cand[i]; m; m &= m - 1) {
+                Py_ssize_t d = __builtin_ctzll(m);
+                if (d >= V) continue;
+                digit_cells[d * Wc + i / 64] |= (uint64_t)1 << (i % 64);
+                SET_BIT(present, d * n + i);
+            }
+    }
+    /* strong links in bivalue cells */
+    if (kind != 0)
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (open[i] && __builtin_popcountll(cand[i]) == 2) {
+                Py_ssize_t a = __builtin_ctzll(cand[i]), b = 63 - __builtin_clzll(cand[i]);
+                if (strong_link(&strong, g->linked, a * n + i, b * n + i, W) < 0) { PyErr_NoMemory(); goto fail; }
+            }
+    /* strong links in full groups: a digit with exactly two places */
+    if (kind != 1)
+        for (Py_ssize_t d = (kind == 0 ? digit : 0); d < (kind == 0 ? digit + 1 : V); d++)
+            for (Py_ssize_t gi = 0; gi < sh->groups; gi++) {
+                int count = 0;
+                for (Py_ssize_t t = 0; t < Wc; t++) {
+                    places[t] = sh->group[gi * Wc + t] & digit_cells[d * Wc + t];
+                    count += __builtin_popcountll(places[t]);
+                }
+                if (count != 2) continue;
+                Py_ssize_t two[2], found = 0;
+                for (Py_ssize_t t = 0; t < Wc; t++)
+                    for (uint64_t m = places[t]; m; m &= m - 1) two[found++] = t * 64 + __builtin_ctzll(m);
+                if (strong_link(&strong, g->linked, d * n + two[0], d * n + two[1], W) < 0) { PyErr_NoMemory(); goto fail; }
+            }
+    /* weak links of the linked candidates (kind 3: of every candidate) */
+    const uint64_t *keys = kind == 3 ? present : g->linked;
+    for (Py_ssize_t j = 0; j < W; j++)
+        for (uint64_t m = keys[j]; m; m &= m - 1) {
+            Py_ssize_t k = j * 64 + __builtin_ctzll(m), d = k / n, i = k % n;
+            uint64_t *row = table_row(&weak, k, W);
+            if (!row) { PyErr_NoMemory(); goto fail; }
+            for (Py_ssize_t t = 0; t < Wc; t++)
+                for (uint64_t p = sh->peers[i * Wc + t] & digit_cells[d * Wc + t]; p; p &= p - 1)
+                    SET_BIT(row, d * n + t * 64 + __builtin_ctzll(p));
+            if (kind >= 2)
+                for (uint64_t c = cand[i]; c; c &= c - 1) {
+                    Py_ssize_t e = __builtin_ctzll(c);
+                    if (e != d && e < V) SET_BIT(row, e * n + i);
+                }
+        }
+    g->strong = strong.rows;
+    g->weak = weak.rows;
+    strong.rows = weak.rows = NULL;
+    PyObject *linked_int = words_to_int(g->linked, W), *present_int = words_to_int(present, W);
+    if (linked_int && present_int) result = PyTuple_Pack(3, capsule, linked_int, present_int);
+    Py_XDECREF(linked_int); Py_XDECREF(present_int);
+fail:
+    free(strong.rows); free(weak.rows); free(present);
+    Py_XDECREF(capsule);
+    free(cand); free(digit_cells); free(places); free(open);
+    Py_DECREF(cand_seq); Py_DECREF(placed_seq);
+    return result;
+}
+
+static ChainGraph *graph_of(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, "cp_sudoku.chain_graph");
+}
+
+/* out = OR of table rows over the bits of keys (absent rows are empty). */
+static void union_rows(const ChainGraph *g, const int32_t *row_of, const uint64_t *rows,
+                       const uint64_t *keys, uint64_t *out) {
+    Py_ssize_t W = g->words;
+    memset(out, 0, sizeof(uint64_t) * (size_t)W);
+    for (Py_ssize_t j = 0; j < W; j++) {
+        uint64_t m = keys[j];
+        while (m) {
+            Py_ssize_t k = j * 64 + __builtin_ctzll(m);
+            m &= m - 1;
+            int32_t r = row_of[k];
+            if (r >= 0) {
+                const uint64_t *src = rows + (Py_ssize_t)r * W;
+                for (Py_ssize_t t = 0; t < W; t++) out[t] |= src[t];
+            }
+        }
+    }
+}
+
+static int any_bits(const uint64_t *a, Py_ssize_t W) {
+    for (Py_ssize_t t = 0; t < W; t++) if (a[t]) return 1;
+    return 0;
+}
+
+static const uint64_t *row(const ChainGraph *g, const int32_t *row_of, const uint64_t *rows,
+                           Py_ssize_t k, const uint64_t *zero) {
+    int32_t r = row_of[k];
+    return r >= 0 ? rows + (Py_ssize_t)r * g->words : zero;
+}
+
+/* first_shortest(graph, starts, limit): chains.py's _first_shortest. */
+static PyObject *k_first_shortest(PyObject *self, PyObject *args) {
+    PyObject *capsule, *starts;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "OOn", &capsule, &starts, &limit)) return NULL;
+    ChainGraph *g = graph_of(capsule);
+    if (!g) return NULL;
+    PyObject *seq;
+    if (starts == Py_None) { /* every linked candidate, ascending */
+        seq = PyList_New(0);
+        if (!seq) return NULL;
+        for (Py_ssize_t j = 0; j < g->words; j++)
+            for (uint64_t m = g->linked[j]; m; m &= m - 1) {
+                PyObject *k = PyLong_FromSsize_t(j * 64 + __builtin_ctzll(m));
+                if (!k || PyList_Append(seq, k) < 0) { Py_XDECREF(k); Py_DECREF(seq); return NULL; }
+                Py_DECREF(k);
+            }
+    } else if (!(seq = PySequence_Fast(starts, "starts must be a sequence"))) {
+        return NULL;
+    }
+    Py_ssize_t S = PySequence_Fast_GET_SIZE(seq), W = g->words;
+    /* per search: w_weak, seen_off, seen_on, frontier (W words each) */
+    uint64_t *state = calloc((size_t)(S ? S : 1) * 4 * (size_t)W + 3 * (size_t)W, sizeof(uint64_t));
+    Py_ssize_t *start = malloc(sizeof(Py_ssize_t) * (size_t)(S ? S : 1));
+    Py_ssize_t *alive = malloc(sizeof(Py_ssize_t) * (size_t)(S ? S : 1));
+    PyObject *result = NULL;
+    if (!state || !start || !alive) { PyErr_NoMemory(); goto done; }
+    uint64_t *zero = state + S * 4 * W, *reached = zero + W, *keys = reached + W;
+    Py_ssize_t live = 0;
+    for (Py_ssize_t s = 0; s < S; s++) {
+        Py_ssize_t w = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(seq, s));
+        if (w == -1 && PyErr_Occurred()) goto done;
+        if (w < 0 || w >= g->bits) { PyErr_SetString(PyExc_ValueError, "start out of range"); goto done; }
+        uint64_t *mine = state + s * 4 * W;
+        memcpy(mine, row(g, g->weak_row, g->weak, w, zero), sizeof(uint64_t) * (size_t)W);
+        mine[W + w / 64] |= (uint64_t)1 << (w % 64);     /* seen_off */
+        mine[3 * W + w / 64] |= (uint64_t)1 << (w % 64); /* frontier */
+        start[s] = w;
+        alive[live++] = s;
+    }
+    Py_ssize_t nodes = 1;
+    while (live && nodes + 1 <= limit) {
+        nodes += 1;
+        Py_ssize_t going = 0;
+        for (Py_ssize_t a = 0; a < live; a++) {
+            Py_ssize_t s = alive[a];
+            uint64_t *w_weak = state + s * 4 * W, *seen_off = w_weak + W, *seen_on = seen_off + W,
+                     *frontier = seen_on + W;
+            for (Py_ssize_t t = 0; t < W; t++) keys[t] = frontier[t] & g->linked[t];
+            union_rows(g, g->strong_row, g->strong, keys, reached);
+            int hit = 0;
+            for (Py_ssize_t t = 0; t < W; t++) {
+                reached[t] &= ~seen_on[t];
+                seen_on[t] |= reached[t];
+                frontier[t] = 0;
+            }
+            for (Py_ssize_t j = 0; j < W && !hit; j++) {
+                uint64_t m = reached[j];
+                while (m) {
+                    Py_ssize_t y = j * 64 + __builtin_ctzll(m);
+                    m &= m - 1;
+                    const uint64_t *wy = row(g, g->weak_row, g->weak, y, zero);
+                    for (Py_ssize_t t = 0; t < W; t++) {
+                        if (w_weak[t] & wy[t]) { hit = 1; break; }
+                        frontier[t] |= wy[t];
+                    }
+                    if (hit) break;
+                }
+            }
+            if (hit) {
+                result = Py_BuildValue("(nn)", nodes, start[s]);
+                goto done;
+            }
+            int any = 0;
+            for (Py_ssize_t t = 0; t < W; t++) {
+                frontier[t] &= ~seen_off[t];
+                seen_off[t] |= frontier[t];
+                any |= frontier[t] != 0;
+            }
+            if (any) alive[going++] = s;
+        }
+        if (nodes + 2 > limit) break;
+        live = going;
+        nodes += 1;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_DECREF(seq);
+    free(state); free(start); free(alive);
+    return result;
+}
+
+/* shortest_from(graph, w, limit): chains.py's _shortest_from, ((nodes ...), targets) or
+ * None: the same breadth-first search, the same order of the frontier, the same parents. */
+static PyObject *k_shortest_from(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    Py_ssize_t w, limit;
+    if (!PyArg_ParseTuple(args, "Onn", &capsule, &w, &limit)) return NULL;
+    ChainGraph *g = graph_of(capsule);
+    if (!g) return NULL;
+    Py_ssize_t W = g->words, K = g->bits;
+    if (w < 0 || w >= K) { PyErr_SetString(PyExc_ValueError, "start out of range"); return NULL; }
+    uint64_t *buf = calloc(4 * (size_t)W, sizeof(uint64_t));
+    int32_t *parent = malloc(sizeof(int32_t) * 2 * (size_t)K); /* [on][k] */
+    Py_ssize_t *frontier = malloc(sizeof(Py_ssize_t) * (size_t)K), *reached = malloc(sizeof(Py_ssize_t) * (size_t)K);
+    PyObject *result = NULL;
+    if (!buf || !parent || !frontier || !reached) { PyErr_NoMemory(); goto done; }
+    uint64_t *zero = buf, *seen_off = buf + W, *seen_on = buf + 2 * W, *targets = buf + 3 * W;
+    const uint64_t *w_weak = row(g, g->weak_row, g->weak, w, zero);
+    SET_BIT(seen_off, w);
+    Py_ssize_t n_front = 1, nodes = 1;
+    frontier[0] = w;
+    while (n_front && nodes + 1 <= limit) {
+        Py_ssize_t n_reached = 0;
+        for (Py_ssize_t f = 0; f < n_front; f++) {
+            Py_ssize_t u = frontier[f];
+            const uint64_t *su = row(g, g->strong_row, g->strong, u, zero);
+            for (Py_ssize_t j = 0; j < W; j++) {
+                uint64_t fresh = su[j] & ~seen_on[j];
+                seen_on[j] |= fresh;
+                for (; fresh; fresh &= fresh - 1) {
+                    Py_ssize_t v = j * 64 + __builtin_ctzll(fresh);
+                    parent[K + v] = (int32_t)u;
+                    reached[n_reached++] = v;
+                }
+            }
+        }
+        nodes += 1;
+        for (Py_ssize_t r = 0; r < n_reached; r++) {
+            Py_ssize_t y = reached[r];
+            const uint64_t *wy = row(g, g->weak_row, g->weak, y, zero);
+            int hit = 0;
+            for (Py_ssize_t t = 0; t < W; t++) hit |= (targets[t] = w_weak[t] & wy[t]) != 0;
+            if (!hit) continue;
+            /* the path back from y (on) to w (off), then reversed */
+            Py_ssize_t length = 1, node = y;
+            int on = 1;
+            while (!(node == w && !on)) { node = parent[(on ? K : 0) + node]; on = !on; length++; }
+            PyObject *path = PyTuple_New(length), *target_int = NULL;
+            if (!path) goto done;
+            node = y;
+            on = 1;
+            for (Py_ssize_t p = length - 1; p >= 0; p--) {
+                PyObject *item = PyLong_FromSsize_t(node);
+                if (!item) { Py_DECREF(path); goto done; }
+                PyTuple_SET_ITEM(path, p, item);
+                if (p) { node = parent[(on ? K : 0) + node]; on = !on; }
+            }
+            target_int = words_to_int(targets, W);
+            if (target_int) result = PyTuple_Pack(2, path, target_int);
+            Py_DECREF(path);
+            Py_XDECREF(target_int);
+            goto done;
+        }
+        n_front = 0;
+        if (nodes + 2 > limit) break;
+        for (Py_ssize_t r = 0; r < n_reached; r++) {
+            Py_ssize_t y = reached[r];
+            const uint64_t *wy = row(g, g->weak_row, g->weak, y, zero);
+            for (Py_ssize_t j = 0; j < W; j++) {
+                uint64_t fresh = wy[j] & ~seen_off[j];
+                seen_off[j] |= fresh;
+                for (; fresh; fresh &= fresh - 1) {
+                    Py_ssize_t v = j * 64 + __builtin_ctzll(fresh);
+                    parent[v] = (int32_t)y;
+                    frontier[n_front++] = v;
+                }
+            }
+        }
+        nodes += 1;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    free(buf); free(parent); free(frontier); free(reached);
+    return result;
+}
+
+/* reach(graph, start): chains.py's _reach, (on, off, made_on, made_off). */
+static PyObject *k_reach(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    Py_ssize_t start;
+    if (!PyArg_ParseTuple(args, "On", &capsule, &start)) return NULL;
+    ChainGraph *g = graph_of(capsule);
+    if (!g) return NULL;
+    if (start < 0 || start >= g->bits) { PyErr_SetString(PyExc_ValueError, "start out of range"); return NULL; }
+    Py_ssize_t W = g->words;
+    uint64_t *buf = calloc(5 * (size_t)W, sizeof(uint64_t));
+    PyObject *made_on = PyList_New(0), *made_off = PyList_New(0), *result = NULL, *item;
+    if (!buf) { PyErr_NoMemory(); goto done; }
+    if (!made_on || !made_off) goto done;
+    uint64_t *on = buf, *off = on + W, *made = off + W, *fresh = made + W, *keys = fresh + W;
+    on[start / 64] = made[start / 64] = (uint64_t)1 << (start % 64);
+    if (!(item = words_to_int(made, W)) || PyList_Append(made_on, item) < 0) { Py_XDECREF(item); goto done; }
+    Py_DECREF(item);
+    while (any_bits(made, W)) {
+        union_rows(g, g->weak_row, g->weak, made, fresh);
+        for (Py_ssize_t t = 0; t < W; t++) {
+            fresh[t] &= ~off[t];
+            off[t] |= fresh[t];
+            keys[t] = fresh[t] & g->linked[t];
+        }
+        if (!(item = words_to_int(fresh, W)) || PyList_Append(made_off, item) < 0) { Py_XDECREF(item); goto done; }
+        Py_DECREF(item);
+        union_rows(g, g->strong_row, g->strong, keys, made);
+        for (Py_ssize_t t = 0; t < W; t++) {
+            made[t] &= ~on[t];
+            on[t] |= made[t];
+        }
+        if (!(item = words_to_int(made, W)) || PyList_Append(made_on, item) < 0) { Py_XDECREF(item); goto done; }
+        Py_DECREF(item);
+    }
+    PyObject *on_int = words_to_int(on, W), *off_int = words_to_int(off, W);
+    if (on_int && off_int) result = PyTuple_Pack(4, on_int, off_int, made_on, made_off);
+    Py_XDECREF(on_int); Py_XDECREF(off_int);
+done:
+    Py_XDECREF(made_on); Py_XDECREF(made_off);
+    free(buf);
+    return result;
+}
+
+/* One candidate's reach (chains.py's _reach): everything it implies when true, and per
+ * level the candidates first made true (made_on, levels 0..n_on-1) and false. */
+typedef struct {
+    uint64_t *on, *off, *made_on, *made_off; /* on, off: W words; made_*: n_* rows of W */
+    Py_ssize_t n_on, n_off;
+} Reach;
+
+static int grow(uint64_t **rows, Py_ssize_t *cap, Py_ssize_t need, Py_ssize_t W) {
+    if (need <= *cap) return 0;
+    Py_ssize_t cap2 = *cap ? *cap * 2 : 8;
+    while (cap2 < need) cap2 *= 2;
+    uint64_t *bigger = realloc(*rows, sizeof(uint64_t) * (size_t)(cap2 * W));
+    if (!bigger) return -1;
+    *rows = bigger;
+    *cap = cap2;
+    return 0;
+}
+
+static int reach_of(const ChainGraph *g, Py_ssize_t start, Reach *r) {
+    Py_ssize_t W = g->words, cap_on = 0, cap_off = 0;
+    uint64_t *tmp = calloc(2 * (size_t)W, sizeof(uint64_t));
+    r->on = calloc(2 * (size_t)W, sizeof(uint64_t));
+    r->made_on = r->made_off = NULL;
+    r->n_on = r->n_off = 0;
+    if (!tmp || !r->on) { free(tmp); return -1; }
+    r->off = r->on + W;
+    uint64_t *fresh = tmp, *keys = tmp + W;
+    if (grow(&r->made_on, &cap_on, 1, W) < 0) { free(tmp); return -1; }
+    memset(r->made_on, 0, sizeof(uint64_t) * (size_t)W);
+    r->on[start / 64] = r->made_on[start / 64] = (uint64_t)1 << (start % 64);
+    r->n_on = 1;
+    while (any_bits(r->made_on + (r->n_on - 1) * W, W)) {
+        union_rows(g, g->weak_row, g->weak, r->made_on + (r->n_on - 1) * W, fresh);
+        if (grow(&r->made_off, &cap_off, r->n_off + 1, W) < 0) { free(tmp); return -1; }
+        uint64_t *level = r->made_off + r->n_off * W;
+        for (Py_ssize_t t = 0; t < W; t++) {
+            level[t] = fresh[t] & ~r->off[t];
+            r->off[t] |= level[t];
+            keys[t] = level[t] & g->linked[t];
+        }
+        r->n_off++;
+        if (grow(&r->made_on, &cap_on, r->n_on + 1, W) < 0) { free(tmp); return -1; }
+        level = r->made_on + r->n_on * W;
+        union_rows(g, g->strong_row, g->strong, keys, level);
+        for (Py_ssize_t t = 0; t < W; t++) {
+            level[t] &= ~r->on[t];
+            r->on[t] |= level[t];
+        }
+        r->n_on++;
+    }
+    free(tmp);
+    return 0;
+}
+
+/* chains.py's _nodes: nodes to the nearest candidate of mask in levels (99 if none). */
+static Py_ssize_t nodes_to(const uint64_t *levels, Py_ssize_t count, const uint64_t *mask,
+                           Py_ssize_t W, Py_ssize_t first) {
+    for (Py_ssize_t j = 0; j < count; j++)
+        for (Py_ssize_t t = 0; t < W; t++)
+            if (levels[j * W + t] & mask[t]) return first + 2 * j;
+    return 99;
+}
+
+/* forcing(graph, options, present): for forcing chains (chains.py's forcing_chains), per
+ * option (a list of candidates, one of which is true) whose branches all make some
+ * candidate true or false: (index, on, off, length), in order; on leaves the option's
+ * own candidates out, length is the nodes summed over the branches to the nearest
+ * conclusion. */
+static PyObject *k_forcing(PyObject *self, PyObject *args) {
+    PyObject *capsule, *options, *present_int;
+    if (!PyArg_ParseTuple(args, "OOO", &capsule, &options, &present_int)) return NULL;
+    ChainGraph *g = graph_of(capsule);
+    if (!g) return NULL;
+    PyObject *opts = PySequence_Fast(options, "options must be a sequence");
+    if (!opts) return NULL;
+    Py_ssize_t W = g->words, K = g->bits, count = PySequence_Fast_GET_SIZE(opts);
+    Reach *reach = calloc((size_t)K, sizeof(Reach));
+    char *known = calloc((size_t)K, 1);
+    uint64_t *buf = calloc(3 * (size_t)W, sizeof(uint64_t));
+    PyObject *found = PyList_New(0), *result = NULL;
+    if (!reach || !known || !buf) { PyErr_NoMemory(); goto done; }
+    if (!found) goto done;
+    uint64_t *present = buf, *on = buf + W, *off = buf + 2 * W;
+    if (int_to_words(present_int, present, W) < 0) goto done;
+    for (Py_ssize_t o = 0; o < count; o++) {
+        PyObject *starts = PySequence_Fast(PySequence_Fast_GET_ITEM(opts, o), "an option must be a sequence");
+        if (!starts) goto done;
+        Py_ssize_t S = PySequence_Fast_GET_SIZE(starts), s;
+        memcpy(on, present, sizeof(uint64_t) * (size_t)W);
+        memcpy(off, present, sizeof(uint64_t) * (size_t)W);
+        int bad = 0, empty = 0;
+        for (s = 0; s < S; s++) {
+            Py_ssize_t k = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(starts, s));
+            if (k < 0 || k >= K) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "candidate out of range");
+                bad = 1;
+                break;
+            }
+            if (!known[k]) {
+                if (reach_of(g, k, &reach[k]) < 0) { PyErr_NoMemory(); bad = 1; break; }
+                known[k] = 1;
+            }
+            int any = 0;
+            for (Py_ssize_t t = 0; t < W; t++) {
+                on[t] &= reach[k].on[t];
+                off[t] &= reach[k].off[t];
+                any |= (on[t] | off[t]) != 0;
+            }
+            if (!any) { empty = 1; break; }
+        }
+        if (bad) { Py_DECREF(starts); goto done; }
+        if (empty) { Py_DECREF(starts); continue; }
+        for (s = 0; s < S; s++) {
+            Py_ssize_t k = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(starts, s));
+            on[k / 64] &= ~((uint64_t)1 << (k % 64));
+        }
+        if (!any_bits(on, W) && !any_bits(off, W)) { Py_DECREF(starts); continue; }
+        Py_ssize_t length = 0;
+        for (s = 0; s < S; s++) {
+            Py_ssize_t k = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(starts, s));
+            Py_ssize_t a = nodes_to(reach[k].made_on, reach[k].n_on, on, W, 1);
+            Py_ssize_t b = nodes_to(reach[k].made_off, reach[k].n_off, off, W, 2);
+            length += a < b ? a : b;
+        }
+        Py_DECREF(starts);
+        PyObject *on_int = words_to_int(on, W), *off_int = words_to_int(off, W), *item = NULL;
+        if (on_int && off_int) item = Py_BuildValue("(nOOn)", o, on_int, off_int, length);
+        Py_XDECREF(on_int); Py_XDECREF(off_int);
+        if (!item || PyList_Append(found, item) < 0) { Py_XDECREF(item); goto done; }
+        Py_DECREF(item);
+    }
+    result = Py_NewRef(found);
+done:
+    if (reach)
+        for (Py_ssize_t k = 0; k < K; k++)
+            if (known && known[k]) { free(reach[k].on); free(reach[k].made_on); free(reach[k].made_off); }
+    free(reach); free(known); free(buf);
+    Py_XDECREF(found);
+    Py_DECREF(opts);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"shape", k_shape, METH_VARARGS, "Compile a structure (units, peers, locks) for search()."},
     {"search", k_search, METH_VARARGS, "Count the solutions of one puzzle up to a limit."},
+    {"chain_shape", k_chain_shape, METH_VARARGS, "A puzzle's cells, peers and groups for chain_links()."},
+    {"chain_links", k_chain_links, METH_VARARGS, "The link graph of a candidate grid, with linked and present."},
+    {"shortest_from", k_shortest_from, METH_VARARGS, "chains.py's _shortest_from, compiled."},
+    {"first_shortest", k_first_shortest, METH_VARARGS, "chains.py's _first_shortest, compiled."},
+    {"reach", k_reach, METH_VARARGS, "chains.py's _reach, compiled."},
+    {"forcing", k_forcing, METH_VARARGS, "The branches' common conclusions of forcing chains."},
     {NULL, NULL, 0, NULL},
 };
 

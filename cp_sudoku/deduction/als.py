@@ -47,34 +47,44 @@ def _sets(st: State) -> list[_Als]:
 
 def _group_sets(st: State, group: Group) -> list[_Als]:
     """The ALSs of one group, by size, each size's in the order of ``combinations``."""
-    cand, placed, peer_masks = st.cand, st.placed, st.s.peer_masks
+    cand, placed = st.cand, st.placed
     open_cells = [i for i in group.cells if not placed[i]]
     top = min(MAX_CELLS, len(open_cells) - 1)
-    by_size: list[list[tuple[int, ...]]] = [[] for _ in range(top + 1)]
+    by_size: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in range(top + 1)]
     if top >= 1:
         # a cell with more values than the largest ALS has is in none
         fitting = [i for i in open_cells if cand[i].bit_count() <= top + 1]
         _extend(cand, fitting, 0, (), 0, top, by_size)
+    # an ALS depends on its cells' candidates alone: kept per content (and group name)
+    made = st.shared.setdefault("als of content", {})
     found: list[_Als] = []
     for size_sets in by_size:
-        for chosen in size_sets:
-            mask = cells = 0
-            holders: dict[int, int] = {}
-            seeing: dict[int, int] = {}
-            for i in chosen:
-                mask |= cand[i]
-                cells |= 1 << i
-            for d in bits(mask):
-                holders[d] = 0
-                seeing[d] = ~cells
-            for i in chosen:
-                cell, peers = 1 << i, peer_masks[i]
-                for d in bits(cand[i]):
-                    holders[d] |= cell
-                    seeing[d] &= peers
-            content = (cells, tuple(cand[i] for i in chosen))
-            found.append(_Als(cells, mask, group.name, holders, seeing, content))
+        for chosen, mask in size_sets:
+            content_key = (group.name, chosen, tuple(cand[i] for i in chosen))
+            als = made.get(content_key)
+            if als is None:
+                als = made[content_key] = _make(st, group, chosen, mask)
+            found.append(als)
     return found
+
+
+def _make(st: State, group: Group, chosen: tuple[int, ...], mask: int) -> _Als:
+    cand, peer_masks = st.cand, st.s.peer_masks
+    cells = 0
+    for i in chosen:
+        cells |= 1 << i
+    holders: dict[int, int] = {}
+    seeing: dict[int, int] = {}
+    for d in bits(mask):
+        holders[d] = 0
+        seeing[d] = ~cells
+    for i in chosen:
+        cell, peers = 1 << i, peer_masks[i]
+        for d in bits(cand[i]):
+            holders[d] |= cell
+            seeing[d] &= peers
+    content = (cells, tuple(cand[i] for i in chosen))
+    return _Als(cells, mask, group.name, holders, seeing, content)
 
 
 def _extend(
@@ -84,7 +94,7 @@ def _extend(
     chosen: tuple[int, ...],
     union: int,
     top: int,
-    by_size: list[list[tuple[int, ...]]],
+    by_size: list[list[tuple[tuple[int, ...], int]]],
 ) -> None:
     """Depth first in prefix order, so each size's sets come out as ``combinations``
     gives them: every ALS of at most ``top`` cells extending ``chosen`` (values
@@ -96,7 +106,7 @@ def _extend(
             continue  # more cells only add values
         grown = (*chosen, i)
         if mask.bit_count() == len(grown) + 1:
-            by_size[len(grown)].append(grown)
+            by_size[len(grown)].append((grown, mask))
         if len(grown) < top:
             _extend(cand, cells, j + 1, grown, mask, top, by_size)
 
@@ -105,12 +115,13 @@ def als_xz(st: State) -> Step | None:
     """The first ALS-XZ that removes a candidate (ALSs in group order, pairs in that
     order, x then z ascending).
 
-    A pair of ALSs that were both present, with the same candidates, in an earlier grid
-    where none was found gives none now (the same restricted commons, fewer targets):
-    only pairs with a new ALS are tried."""
+    Every pair is tried, past the first that removes something, to know which ALSs are
+    in none that does: a pair of such ALSs still present, with the same candidates, in a
+    later grid gives none there either (the same restricted commons, fewer targets), so
+    a later call tries only the pairs with another ALS."""
     digit_cells = st.digit_cells()
     sets = _sets(st)
-    before = st.since("als-xz none") or frozenset()
+    settled = st.since("als-xz settled") or frozenset()
     by_digit: dict[int, list[tuple[_Als, int, bool]]] = {}
     for als in sets:
         # the values z for which some cell outside sees all of this ALS's z
@@ -118,9 +129,11 @@ def als_xz(st: State) -> Step | None:
         for d, see in als.seeing.items():
             if see & digit_cells[d]:
                 useful |= 1 << d
-        fresh = als.content not in before
+        fresh = als.content not in settled
         for d in bits(als.mask):
             by_digit.setdefault(d, []).append((als, useful, fresh))
+    first: tuple[_Als, _Als, int, int, int] | None = None
+    productive: set[tuple[int, tuple[int, ...]]] = set()
     for x, holding in sorted(by_digit.items()):
         check_deadline()
         # B's x must all see A's x: index each B by the lowest cell holding its x, for
@@ -158,16 +171,22 @@ def als_xz(st: State) -> Step | None:
                     continue
                 for z in bits(zs):
                     targets = a.seeing[z] & b.seeing[z] & digit_cells[z]
-                    if not targets:
-                        continue
-                    removes = st.removals(bits(targets), 1 << z)
-                    text = (
-                        f"ALS {st.names(bits(a.cells))} {st.values_text(a.mask)} in {a.where} "
-                        f"and ALS {st.names(bits(b.cells))} {st.values_text(b.mask)} in "
-                        f"{b.where}, restricted common {st.value(x)}: {st.value(z)} is in one "
-                        "of them"
-                    )
-                    cells = bits(a.cells | b.cells)
-                    return st.step("ALS-XZ", 7.0, cells, [x, z], text, removes=removes)
-    st.remember("als-xz none", frozenset(als.content for als in sets))
-    return None
+                    if targets:
+                        if first is None:
+                            first = (a, b, x, z, targets)
+                        productive.add(a.content)
+                        productive.add(b.content)
+                        break
+    st.remember("als-xz settled", frozenset(als.content for als in sets) - productive)
+    if first is None:
+        return None
+    a, b, x, z, targets = first
+    removes = st.removals(bits(targets), 1 << z)
+    text = (
+        f"ALS {st.names(bits(a.cells))} {st.values_text(a.mask)} in {a.where} "
+        f"and ALS {st.names(bits(b.cells))} {st.values_text(b.mask)} in "
+        f"{b.where}, restricted common {st.value(x)}: {st.value(z)} is in one "
+        "of them"
+    )
+    cells = bits(a.cells | b.cells)
+    return st.step("ALS-XZ", 7.0, cells, [x, z], text, removes=removes)

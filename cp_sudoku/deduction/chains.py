@@ -20,8 +20,11 @@ Chains`` 8.0), plus its length bonus (:func:`length_bonus`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
 
 from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.deduction.state import State, Step, bits
@@ -34,6 +37,8 @@ KINDS = {
     "xy": ("XY-chain", 6.6, True, False, False),
     "aic": ("alternating inference chain", 7.0, True, True, True),
 }
+#: The techniques these finders name.
+TECHNIQUES_HERE = ("X-chain", "XY-chain", "alternating inference chain", "forcing chains")
 
 
 def length_bonus(nodes: int) -> float:
@@ -47,6 +52,24 @@ def length_bonus(nodes: int) -> float:
     return added
 
 
+def _compiled() -> ModuleType | None:
+    """The C extension's chain searches, or None (not built, built before they were
+    added, or ``CP_SUDOKU_NO_KERNEL`` set): then the pure-Python searches run."""
+    if os.environ.get("CP_SUDOKU_NO_KERNEL"):
+        return None
+    try:
+        found = import_module("cp_sudoku.backends._kernel")
+    except ImportError:
+        return None
+    return found if hasattr(found, "first_shortest") else None
+
+
+#: The compiled :func:`_first_shortest` and :func:`_reach` (``cp_sudoku/backends/_kernel.c``:
+#: the same searches over arrays of 64-bit words), or None.  Both paths give the same
+#: results (tests/test_deduction.py compares them).
+COMPILED = _compiled()
+
+
 class Links:
     """The strong and weak links of a candidate grid, for one kind of chain
     (:func:`links_of`).
@@ -54,11 +77,19 @@ class Links:
     ``strong``: candidate -> its strong partners (bit set); ``weak``: candidate -> its
     weak partners (bit set), for the candidates the kind's searches start from or reach
     (:func:`links_of`); ``linked``: the candidates with a strong link (bit set);
-    ``present``: every candidate of an open cell.
+    ``present``: every candidate of an open cell.  With the C extension
+    (:data:`COMPILED`) the tables are its ``graph`` instead (``strong`` and ``weak``
+    empty), built and searched there.
     """
 
     def __init__(
-        self, st: State, strong: dict[int, int], weak: dict[int, int], linked: int, present: int
+        self,
+        st: State,
+        strong: dict[int, int],
+        weak: dict[int, int],
+        linked: int,
+        present: int,
+        graph: object = None,
     ) -> None:
         self.st = st
         self.n = len(st.cand)
@@ -66,10 +97,29 @@ class Links:
         self.weak = weak
         self.present = present
         self.linked = linked
+        self.graph = graph
 
     def name(self, k: int) -> str:
         d, i = divmod(k, self.n)
         return f"{self.st.value(d)}{cell_name(self.st.s.cells[i])}"
+
+
+#: chain_links' number of each kind
+_KIND_NUMBERS = {"x": 0, "xy": 1, "aic": 2, "all": 3}
+
+
+def _compiled_links(st: State, kind: str, digit: int = 0) -> Links:
+    """:func:`_links` (``x``: :func:`_digit_links`), built by the C extension."""
+    shape = st.shared.get("chain shape")
+    if shape is None:
+        s = st.s
+        shape = st.shared["chain shape"] = COMPILED.chain_shape(  # type: ignore[union-attr]
+            len(s.cells), len(s.values), list(s.peer_masks), list(s.masks)
+        )
+    graph, linked, present = COMPILED.chain_links(  # type: ignore[union-attr]
+        shape, st.cand, st.placed, _KIND_NUMBERS[kind], digit
+    )
+    return Links(st, {}, {}, linked, present, graph)
 
 
 def links_of(st: State, kind: str) -> Links:
@@ -79,19 +129,34 @@ def links_of(st: State, kind: str) -> Links:
     cells too; weak links of the linked candidates) and ``all`` (the same, with the weak
     links of every candidate: forcing chains start anywhere).  X-chains read one digit's
     links at a time (:func:`_digit_links`)."""
+    if _compiles(st):
+        return st.per_grid(f"links {kind}", lambda: _compiled_links(st, kind))
     return st.per_grid(f"links {kind}", lambda: _links(st, kind))
 
 
-def _links(st: State, kind: str) -> Links:
-    in_cells, in_groups, cell_linked, group_linked, present = st.per_grid(
-        "strong links", lambda: _strong(st)
+def _compiles(st: State) -> bool:
+    """Whether the C extension builds and searches the links of ``st``'s puzzle (at most
+    64 values, at most 4,096 candidates)."""
+    return (
+        COMPILED is not None and len(st.s.values) <= 64 and len(st.cand) * len(st.s.values) <= 4096
     )
+
+
+def _links(st: State, kind: str) -> Links:
+    in_cells, cell_linked = st.per_grid("cell links", lambda: _cell_links(st))
+    present = 0
+    for d, cells in enumerate(st.digit_cells()):
+        present |= cells << (d * len(st.cand))
     if kind == "xy":
         return Links(st, in_cells, _weak(st, in_cells, False), cell_linked, present)
-    both = dict(in_cells)
-    for k, partners in in_groups.items():
-        both[k] = both.get(k, 0) | partners
     if kind == "aic":
+        both = dict(in_cells)
+        group_linked = 0
+        for d, cells in enumerate(st.digit_cells()):
+            linked, strong = _group_links(st, cells, d * len(st.cand))
+            group_linked |= linked
+            for k, partners in strong.items():
+                both[k] = both.get(k, 0) | partners
         return Links(st, both, _weak(st, both, True), cell_linked | group_linked, present)
     chained = links_of(st, "aic")
     weak = dict(chained.weak)
@@ -99,12 +164,11 @@ def _links(st: State, kind: str) -> Links:
     return Links(st, chained.strong, weak, chained.linked, present)
 
 
-def _strong(st: State) -> tuple[dict[int, int], dict[int, int], int, int, int]:
-    """The strong links in bivalue cells and in full groups, the candidates each set
-    links, and every candidate of an open cell."""
+def _cell_links(st: State) -> tuple[dict[int, int], int]:
+    """The strong links in bivalue cells, and the candidates they link."""
     n, cand = len(st.cand), st.cand
     in_cells: dict[int, int] = {}
-    cell_linked = 0
+    linked = 0
     for i in st.open():
         m = cand[i]
         if m.bit_count() == 2:
@@ -112,17 +176,8 @@ def _strong(st: State) -> tuple[dict[int, int], dict[int, int], int, int, int]:
             a, b = a * n + i, b * n + i
             in_cells[a] = 1 << b
             in_cells[b] = 1 << a
-            cell_linked |= 1 << a | 1 << b
-    in_groups: dict[int, int] = {}
-    group_linked = present = 0
-    for d, cells in enumerate(st.digit_cells()):
-        base = d * n
-        present |= cells << base
-        linked, strong = _group_links(st, cells, base)
-        group_linked |= linked
-        for k, partners in strong.items():
-            in_groups[k] = in_groups.get(k, 0) | partners
-    return in_cells, in_groups, cell_linked, group_linked, present
+            linked |= 1 << a | 1 << b
+    return in_cells, linked
 
 
 def _group_links(st: State, cells: int, base: int) -> tuple[int, dict[int, int]]:
@@ -145,6 +200,8 @@ def _group_links(st: State, cells: int, base: int) -> tuple[int, dict[int, int]]
 def _digit_links(st: State, d: int) -> Links:
     """The links of X-chains of digit ``d``: its strong links in groups, its weak links
     between group peers."""
+    if _compiles(st):
+        return _compiled_links(st, "x", d)
     n, cells = len(st.cand), st.digit_cells()[d]
     linked, strong = _group_links(st, cells, d * n)
     return Links(st, strong, _weak(st, strong, False), linked, cells << (d * n))
@@ -184,6 +241,9 @@ class _Chain:
 def _shortest_from(links: Links, w: int, limit: int) -> _Chain | None:
     """The shortest chain ``W off -> ... -> Y on`` (at most ``limit`` nodes) whose ends
     both see some candidate (breadth first)."""
+    if links.graph is not None:
+        found = COMPILED.shortest_from(links.graph, w, limit)  # type: ignore[union-attr]
+        return None if found is None else _Chain(*found)
     seen_off, seen_on = 1 << w, 0
     parent: dict[tuple[int, bool], int] = {}
     frontier = [w]
@@ -215,14 +275,26 @@ def _shortest_from(links: Links, w: int, limit: int) -> _Chain | None:
     return None
 
 
-def _first_shortest(links: Links, starts: Iterable[int], limit: int) -> tuple[int, int] | None:
+def _starts(links: Links) -> Sequence[int] | None:
+    """Every linked candidate, ascending (None: the C extension reads them itself)."""
+    return None if links.graph is not None else bits(links.linked)
+
+
+def _first_shortest(
+    links: Links, starts: Sequence[int] | None, limit: int
+) -> tuple[int, int] | None:
     """``(nodes, w)`` of the first start ``w`` whose shortest chain (:func:`_shortest_from`)
     is the shortest of all (at most ``limit`` nodes), or None.
 
     The same breadth-first searches over bit sets, without the paths, one per start and
     advanced a level at a time together: the first start to reach a chain at the lowest
     level is the answer, and no search goes deeper than that level."""
+    if links.graph is not None:
+        check_deadline()
+        return COMPILED.first_shortest(links.graph, starts, limit)  # type: ignore[union-attr]
     strong, weak, linked = links.strong, links.weak, links.linked
+    if starts is None:
+        starts = bits(linked)
     # per start: w, the candidates it sees, those reached off, those reached on, frontier
     searches = [(w, weak[w], 1 << w, 0, 1 << w) for w in starts]
     nodes = 1
@@ -272,9 +344,9 @@ def chain(kind: str, max_nodes: int = 20):
             found = _digit_links(st, best[1] // len(st.cand))
         else:
             found = links_of(st, kind)
-            if not found.strong:
+            if not found.linked:
                 return None
-            best = _first_shortest(found, bits(found.linked), max_nodes)
+            best = _first_shortest(found, _starts(found), max_nodes)
             if best is None:
                 return None
         shortest = _shortest_from(found, best[1], best[0])
@@ -300,7 +372,7 @@ def _x_shortest(st: State, limit: int) -> tuple[int, int] | None:
         key = (d, cells)
         if key not in known:
             found = _digit_links(st, d)
-            known[key] = _first_shortest(found, bits(found.linked), limit)
+            known[key] = _first_shortest(found, _starts(found), limit)
         mine = known[key]
         if mine is not None and (best is None or mine[0] < best[0]):
             best = mine
@@ -325,6 +397,8 @@ def _notation(links: Links, nodes: tuple[int, ...]) -> str:
 def _reach(links: Links, start: int) -> tuple[int, int, list[int], list[int]]:
     """Everything ``start on`` implies: the candidates made true, those made false, and
     per level those first made true (at 1, 3, 5 ... nodes) and false (2, 4, 6 ...)."""
+    if links.graph is not None:
+        return COMPILED.reach(links.graph, start)  # type: ignore[union-attr]
     weak, strong, linked = links.weak, links.strong, links.linked
     on, off = 1 << start, 0
     made_on, made_off = [on], []
@@ -364,40 +438,15 @@ def forcing_chains(st: State) -> Step | None:
     """
     found = links_of(st, "all")
     n = found.n
-    reach: dict[int, tuple[int, int, list[int], list[int]]] = {}
-
-    def branch(k: int) -> tuple[int, int, list[int], list[int]]:
-        if k not in reach:
-            check_deadline()
-            reach[k] = _reach(found, k)
-        return reach[k]
-
     options = [(where, [d * n + i for i, d in starts]) for where, starts in st.alternatives()]
     best: tuple[float, Step] | None = None
-    for where, starts in options:
-        on, off = found.present, found.present
-        for k in starts:
-            b_on, b_off, _, _ = branch(k)
-            on &= b_on
-            off &= b_off
-            if not (on | off):
-                break
-        if on:
-            for k in starts:
-                on &= ~(1 << k)
-        placed = [k for k in bits(on) if not st.placed[k % n]] if on else []
-        if not (off or placed):
-            continue
-        length = 0
-        placed_mask = sum(1 << t for t in placed)
-        for k in starts:
-            _, _, made_on, made_off = branch(k)
-            length += min(_nodes(made_on, placed_mask, 1), _nodes(made_off, off, 2))
+    for index, on, off, length in _agreements(found, [starts for _, starts in options]):
         rating = 8.0 + length_bonus(length)
         if best is not None and rating >= best[0]:
             continue
+        where, starts = options[index]
         removes = tuple(sorted((st.s.cells[k % n], st.s.values[k // n]) for k in bits(off)))
-        places = [(k % n, k // n) for k in placed]
+        places = [(k % n, k // n) for k in bits(on)]
         text = (
             f"forcing chains from every option of {st.option_name(where)}: each leads to the "
             f"same {'placement' if places else 'eliminations'}"
@@ -413,3 +462,40 @@ def forcing_chains(st: State) -> Step | None:
         )
         best = (rating, step)
     return best[1] if best else None
+
+
+def _agreements(links: Links, options: list[list[int]]) -> list[tuple[int, int, int, int]]:
+    """Per option (candidates one of which is true) whose branches all make some other
+    candidate true or some candidate false: its index, those made true, those made
+    false, and the nodes summed over the branches to the nearest of them.  (Every
+    candidate made true is of an open cell: each branch's are within ``present``.)"""
+    if links.graph is not None:
+        return COMPILED.forcing(links.graph, options, links.present)  # type: ignore[union-attr]
+    reach: dict[int, tuple[int, int, list[int], list[int]]] = {}
+
+    def branch(k: int) -> tuple[int, int, list[int], list[int]]:
+        if k not in reach:
+            check_deadline()
+            reach[k] = _reach(links, k)
+        return reach[k]
+
+    found = []
+    for index, starts in enumerate(options):
+        on, off = links.present, links.present
+        for k in starts:
+            b_on, b_off, _, _ = branch(k)
+            on &= b_on
+            off &= b_off
+            if not (on | off):
+                break
+        if on:
+            for k in starts:
+                on &= ~(1 << k)
+        if not (off or on):
+            continue
+        length = 0
+        for k in starts:
+            _, _, made_on, made_off = branch(k)
+            length += min(_nodes(made_on, on, 1), _nodes(made_off, off, 2))
+        found.append((index, on, off, length))
+    return found

@@ -144,22 +144,27 @@ class State:
         cell), every value's places in a full group (digit and group); the branches of
         forcing chains and nets."""
         found: list[tuple[Option, list[tuple[int, int]]]] = []
-        cand, placed = self.cand, self.placed
+        cand = self.cand
         for i in self.open():
-            if cand[i].bit_count() >= 2:
-                found.append((i, [(i, d) for d in bits(cand[i])]))
-        for group in self.s.full:
-            places: dict[int, list[tuple[int, int]]] = {
-                d: [] for d in bits(self.all & ~self.placed_mask(group))
-            }
-            for i in group.cells:
-                if not placed[i]:
-                    for d in bits(cand[i]):
-                        if d in places:
-                            places[d].append((i, d))
-            for d, options in places.items():
-                if len(options) >= 2:
-                    found.append(((d, group), options))
+            m = cand[i]
+            if m & (m - 1):
+                found.append((i, [(i, d) for d in bits(m)]))
+        digit_cells, placed_cells = self._digit_sets()
+        ascending = self.shared.get("ascending groups")
+        if ascending is None:
+            ascending = self.shared["ascending groups"] = [
+                list(g.cells) == sorted(g.cells) for g in self.s.full
+            ]
+        for k, group in enumerate(self.s.full):
+            home = self.s.masks[k]
+            for d, cells in enumerate(digit_cells):
+                places = cells & home
+                if not places & (places - 1) or placed_cells[d] & home:
+                    continue  # fewer than two places, or placed there
+                if ascending[k]:
+                    found.append(((d, group), [(i, d) for i in bits(places)]))
+                else:  # in the group's order
+                    found.append(((d, group), [(i, d) for i in group.cells if places >> i & 1]))
         return found
 
     def option_name(self, option: Option) -> str:
