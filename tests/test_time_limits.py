@@ -4,8 +4,8 @@ each back end, compiling included: a compile still running at the limit answers
 
 The puzzle is issue 20's: a 6x6 KenKen with one cage over all 36 cells, target 126 (every
 Latin square meets it, so the answer is ``multiple``).  With ``+`` most back ends encode the
-sum directly; with a hidden operator ``?`` (sum or product) cpsat and mip enumerate its
-table, which the clock stops (sat and the backtracker take its sum or its product, never a
+sum directly; with a hidden operator ``?`` (sum or product) cpsat enumerates its table,
+which the clock stops (sat, mip and the backtracker take its sum or its product, never a
 table: ``tests/test_products.py``).  The commands are held on a 9x9 Sudoku with one linear
 sum over 13 cells whose coefficients 1, 9, 81, ... make every partial sum distinct, so its
 CNF's layered partial sums grow as 9 to the power of the cells (it ran past 60 s and 3.9 GB
