@@ -411,12 +411,12 @@ def test_missing_optional_parts_name_their_extra(
     result = invoke("check", str(MODELS / "sudoku-9x9-hard.txt"), "--output", str(output))
     assert result.exit_code == 2
     assert one_line_error(result) == (
-        "cp-sudoku: error: Parquet output needs pyarrow: pip install 'cp-sudoku[parquet]'"
+        'cp-sudoku: error: Parquet output needs pyarrow: pip install -e ".[parquet]" in the project folder'
     )
     assert not (tmp_path / "out.parquet.parts").exists()
     result = invoke("serve", "--port", "1")
     assert result.exit_code == 2
-    assert "pip install 'cp-sudoku[service]'" in one_line_error(result)
+    assert 'pip install -e ".[service]" in the project folder' in one_line_error(result)
 
 
 def test_an_error_an_interrupt_caused_ends_as_the_interrupt(

@@ -29,7 +29,7 @@ from cp_sudoku.run.slices import Part, cut
 # xdist worker, and only the processes the tests start need it
 pytestmark = pytest.mark.skipif(
     any(find_spec(name) is None for name in ("distributed", "pyarrow")),
-    reason="the cluster extra is not installed: pip install -e '.[cluster]'",
+    reason='the cluster extra is not installed: pip install -e ".[cluster]"',
 )
 
 

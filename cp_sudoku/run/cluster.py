@@ -132,7 +132,9 @@ def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise UsageError("--cluster needs Dask: pip install 'cp-sudoku[cluster]'") from None
+        raise UsageError(
+            '--cluster needs Dask: pip install -e ".[cluster]" in the project folder'
+        ) from None
     if found.address is not None:
         with Client(found.address, timeout="20s") as client:  # type: ignore[no-untyped-call]
             workers = sum(client.nthreads().values()) or 1
