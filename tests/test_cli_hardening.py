@@ -411,7 +411,8 @@ def test_missing_optional_parts_name_their_extra(
     result = invoke("check", str(MODELS / "sudoku-9x9-hard.txt"), "--output", str(output))
     assert result.exit_code == 2
     assert one_line_error(result) == (
-        'cp-sudoku: error: Parquet output needs pyarrow: pip install -e ".[parquet]" in the project folder'
+        "cp-sudoku: error: Parquet output needs pyarrow: "
+        'pip install -e ".[parquet]" in the project folder'
     )
     assert not (tmp_path / "out.parquet.parts").exists()
     result = invoke("serve", "--port", "1")
