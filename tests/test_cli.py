@@ -214,6 +214,14 @@ def test_compare_has_one_row_per_back_end() -> None:
     assert "tries" in rows["kernel"]
 
 
+def test_compare_of_bad_input_is_one_line_without_an_empty_table() -> None:
+    """It printed the table of every back end with no status and 0.00 s, then the error."""
+    result = invoke("compare", "..x.")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("cp-sudoku: error: ") and len(result.stderr.splitlines()) == 1
+
+
 def test_compare_sums_over_a_file(tmp_path: Path) -> None:
     path = puzzle_file(tmp_path, EASTER, ANTI_BACKTRACK)
     result = invoke("compare", str(path), "--backend", "sat")
