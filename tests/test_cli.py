@@ -151,6 +151,16 @@ def test_solve_shows_time_and_effort_for_the_other_back_ends() -> None:
     assert re.search(r"^  cpsat: unique in [\d.,]+ ms \(branches [\d,]+", result.stdout, re.M)
 
 
+def test_solve_stopped_before_any_statistic_shows_no_empty_brackets() -> None:
+    # a fresh process: sat has compiled nothing yet, so it stops while compiling, before
+    # it has a variable to count (in this process an earlier test may have compiled it)
+    result = run("solve", EASTER, "--backend", "sat", "--time-limit", "1e-9")
+    assert result.returncode == 3, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("  sat: "))
+    assert re.fullmatch(r"  sat: unknown in [\d.,]+ ms", line), line
+    assert "Unknown: stopped (sat: " in result.stdout
+
+
 def test_solve_large_grid_in_its_alphabet(data: Path) -> None:
     path = data / "sudoku-large" / "sudoku16x16_hard.txt"
     refused = invoke("solve", str(path), "--backend", "sat")
