@@ -292,6 +292,25 @@ def test_check_runs_cpsat_by_default_only_where_the_kernel_declines() -> None:
     assert list(json.loads(named.stdout)["backends"]) == ["cpsat", "sat"]  # named: each runs
 
 
+def test_matches_stated_for_multiple_says_the_stated_grid_is_one_of_the_solutions(
+    tmp_path: Path,
+) -> None:
+    """A multiple puzzle with one of its solutions stated: true (no contradiction; the status
+    says it is not the only one); with a grid that breaks a rule: false, with the mismatch."""
+    one_of_three = "3412123421434321"  # r3c1=2: the first solution solve shows
+    broken = "3412123421434312"  # r4c3 and r4c4 swapped: 2 twice in column 4
+    rows = ["quizzes,solutions", *(f"{THREE_SOLUTIONS},{grid}" for grid in (one_of_three, broken))]
+    result = invoke(
+        "check", str(puzzle_file(tmp_path, *rows, name="m.csv")), "--json", "--jobs", "1"
+    )
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["multiple", "multiple"]
+    assert [r["matches_stated"] for r in records] == [True, False]
+    assert records[0]["mismatch"] is None
+    assert records[1]["mismatch"].startswith("the stated solution is not a solution")
+    assert result.exit_code == 3  # the contradicted one
+
+
 def test_check_csv_reports_a_stated_solution_that_disagrees(tmp_path: Path) -> None:
     wrong = EASTER_SOLUTION[:-2] + EASTER_SOLUTION[-1] + EASTER_SOLUTION[-2]
     rows = ["quizzes,solutions", f"{EASTER},{EASTER_SOLUTION}", f"{EASTER},{wrong}"]
