@@ -331,6 +331,21 @@ def test_with_givens_checks_the_givens_as_building_does() -> None:
             replace(blank, givens=givens)
 
 
+def test_with_grid_gives_the_givens_of_its_bytes() -> None:
+    blank = sudoku([0] * 81)
+    line = parse_line(
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    )
+    grid = bytes(line.givens.get(cell, 0) for cell in blank.cells)
+    assert blank.with_grid(grid, "x") == blank.with_givens(line.givens) == line
+    assert blank.with_grid(grid, "x").name == "x"
+    assert blank.with_grid(bytes(81)) == blank
+    with pytest.raises(PuzzleError, match="a grid of 80 values for 81 cells"):
+        blank.with_grid(bytes(80))
+    with pytest.raises(PuzzleError, match=re.escape("given 10 at r1c2 is out of range 1..9")):
+        blank.with_grid(bytes([0, 10] + [0] * 79))
+
+
 def test_a_grid_past_9x9_without_an_alphabet_reads_back_as_written() -> None:
     """Grids given as numbers are written as numbers (``alphabet: numbers``): single
     symbols are ambiguous past 9 x 9 and impossible past 36 x 36."""
