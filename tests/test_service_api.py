@@ -218,6 +218,23 @@ def test_malformed_bodies_are_4xx_never_500(api: httpx.Client, content: bytes) -
     assert answer.json()["error"]
 
 
+@pytest.mark.parametrize(
+    ("content", "where"),
+    [
+        (b"not json", "Expecting value at line 1 column 1 (char 0)"),
+        (b'{"puzzle": "12.4....', "Unterminated string starting at line 1 column 12 (char 11)"),
+        (b'{\n  "puzzle": "1234",\n  oops}', "double quotes at line 3 column 3 (char 24)"),
+    ],
+)
+def test_a_body_that_is_not_json_is_400_saying_where(
+    api: httpx.Client, content: bytes, where: str
+) -> None:
+    answer = api.post("/v1/check", content=content, headers={"content-type": "application/json"})
+    assert answer.status_code == 400, answer.text
+    said = answer.json()["error"]
+    assert said.startswith("the body is not valid JSON: ") and said.endswith(where), said
+
+
 def test_body_over_the_limit_is_413(api: httpx.Client) -> None:
     answer = api.post("/v1/check", json={"puzzle": "." * 5000})
     assert answer.status_code == 413

@@ -155,8 +155,8 @@ def text_line(entry: Entry, checked: Checked) -> str:
     line = f"{entry.label}  {verdict.status:<8}  {solution}  {times}"
     if verdict.status == "multiple":  # which grids were found varies with --jobs: not shown
         line += f"  {count_words(verdict)}"
-    if verdict.reason:
-        line += f"  reason: {verdict.reason}"
+    if verdict.reason:  # an unknown's reason names each back end: no "reason:" before it
+        line += f"  reason: {verdict.reason}" if verdict.status == "none" else f"  {verdict.reason}"
     for name, result in verdict.results.items():
         if result.stopped == DECLINED:
             line += f"  {name} declined: {result.reason}"
