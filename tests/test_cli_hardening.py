@@ -117,6 +117,10 @@ def test_jobs_cap_is_said_on_stderr(tmp_path: Path) -> None:
     assert "cp-sudoku: --jobs 100 capped at 1 puzzle" in result.stderr
     # the summary's last line names the workers that ran, not the --jobs asked for
     assert result.stderr.rstrip().endswith("--jobs 100 capped at 1")
+    # no --jobs given: the workers that ran, and no cap said of a --jobs nobody asked for
+    unasked = invoke("check", str(path))
+    assert unasked.exit_code == 0 and "capped" not in unasked.stderr
+    assert unasked.stderr.rstrip().endswith("--jobs 1")
 
 
 # --- Contradictory clues are none, with a reason -------------------------------------------

@@ -109,7 +109,7 @@ def check(
             tally.finish(io.out, _line(outcome, as_json, io.err, explain, plan.time_limit))
             io.advance(1)
     used = summary.workers or jobs
-    where = f"--jobs {jobs}" if used == jobs else f"--jobs {jobs} capped at {used}"
+    where = f"--jobs {jobs} capped at {used}" if asked and used != jobs else f"--jobs {used}"
     print_summary(console, summary, table["cluster"] or where, table["output"])
     sys.exit(summary.code)
 
