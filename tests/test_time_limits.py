@@ -264,3 +264,21 @@ def test_minizinc_keeps_small_limits(limit: float) -> None:
     ``docs/backends.md``)."""
     for text in (CAGE["+"], CAGE["?"]):
         _bounded_on(parse_text(text), "minizinc", limit)
+
+
+def test_prove_explain_keeps_its_time_limit(tmp_path: Path) -> None:
+    """``prove --explain`` ran the deduction without a limit: Easter Monster's forcing nets
+    took 86 s of wall (10 s of CPU at load 11) under ``--time-limit 2``.  Now the deduction
+    stops at the limit, in CPU seconds, and the certificate still holds."""
+    path = tmp_path / "easter.txt"
+    path.write_text(
+        "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1\n"
+    )
+    started = time.process_time()
+    result = CliRunner().invoke(
+        main,
+        ["prove", str(path), "--explain", "--out", str(tmp_path / "c"), "--time-limit", "1"],
+    )
+    assert time.process_time() - started < 2 * 1 + 1, result.output
+    assert result.exit_code == 0, result.output
+    assert "unique" in result.output and "timeout" in result.output
