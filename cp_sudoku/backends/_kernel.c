@@ -642,6 +642,9 @@ static int int_to_words(PyObject *value, uint64_t *out, Py_ssize_t words) {
 }
 
 static PyObject *words_to_int(const uint64_t *in, Py_ssize_t words) {
+    Py_ssize_t t = 0;
+    while (t < words && !in[t]) t++;
+    if (t == words) return PyLong_FromLong(0); /* (CPython 3.11 reads an unset digit for 0) */
 #if PY_VERSION_HEX >= 0x030D0000
     return PyLong_FromUnsignedNativeBytes(in, (size_t)(words * 8), Py_ASNATIVEBYTES_LITTLE_ENDIAN);
 #else
