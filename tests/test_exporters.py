@@ -99,7 +99,7 @@ CELL_VAR = re.compile(r"x_r(\d+)c(\d+)_(\d+)$")
 
 
 def solve_with_highs(puzzle: Puzzle, path: Path) -> set[Grid]:
-    highspy = pytest.importorskip("highspy", reason="pip install 'cp-sudoku[paradigms]'")
+    highspy = pytest.importorskip("highspy", reason='pip install -e ".[paradigms]"')
     import numpy as np
 
     highs = highspy.Highs()

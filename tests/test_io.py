@@ -279,8 +279,18 @@ def test_a_plain_9x9_line_reads_as_the_general_grammar_reads_it() -> None:
     ):
         assert parse_line(text) == parse_line(text, alphabet="1-9")
         assert parse_line(text, box=(3, 3)) == parse_line(text, alphabet="1-9", box=(3, 3))
-    with pytest.raises(PuzzleError, match=r"81: unexpected symbol 'x'"):
+    with pytest.raises(PuzzleError, match=r"^<string>:1:81: unexpected symbol 'x'"):
         parse_line("." * 80 + "x")
+
+
+def test_parse_line_errors_say_where_as_the_cli_does() -> None:
+    with pytest.raises(PuzzleError) as error:
+        parse_line("12.4x...........")
+    said = error.value
+    assert (said.source, said.line, said.column) == ("<string>", 1, 5)
+    assert str(said) == "<string>:1:5: unexpected symbol 'x': expected 1-4 or a blank (. 0 _)"
+    with pytest.raises(PuzzleError, match=r"^in.txt:3:5: unexpected symbol") as error:
+        parse_line("12.4x...........", source="in.txt", line=3)
 
 
 @settings(max_examples=300, deadline=None)
@@ -329,6 +339,21 @@ def test_with_givens_checks_the_givens_as_building_does() -> None:
             blank.with_givens(givens)
         with pytest.raises(PuzzleError, match=re.escape(message)):
             replace(blank, givens=givens)
+
+
+def test_with_grid_gives_the_givens_of_its_bytes() -> None:
+    blank = sudoku([0] * 81)
+    line = parse_line(
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    )
+    grid = bytes(line.givens.get(cell, 0) for cell in blank.cells)
+    assert blank.with_grid(grid, "x") == blank.with_givens(line.givens) == line
+    assert blank.with_grid(grid, "x").name == "x"
+    assert blank.with_grid(bytes(81)) == blank
+    with pytest.raises(PuzzleError, match="a grid of 80 values for 81 cells"):
+        blank.with_grid(bytes(80))
+    with pytest.raises(PuzzleError, match=re.escape("given 10 at r1c2 is out of range 1..9")):
+        blank.with_grid(bytes([0, 10] + [0] * 79))
 
 
 def test_a_grid_past_9x9_without_an_alphabet_reads_back_as_written() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -231,6 +232,17 @@ def test_to_text_reads_back_to_an_equal_puzzle(puzzle: Puzzle) -> None:
     text = to_text(puzzle)
     assert parse_text(text) == puzzle, text
     assert to_text(parse_text(text)) == text
+
+
+@pytest.mark.parametrize("name", ["kenken-4x4-issue4.txt", "kakuro-4x5-issue4.txt"])
+def test_to_text_refuses_givens_a_kind_without_a_grid_cannot_write(name: str) -> None:
+    """A KenKen or Kakuro with givens (built in Python) was written without them, so
+    ``certify``, which proves the puzzle as its text reads back, proved another puzzle:
+    ``unique`` for a KenKen whose givens left it no solution."""
+    puzzle = next(iter(read_file(MODELS / name))).puzzle
+    assert puzzle is not None
+    with pytest.raises(PuzzleError, match="with givens has no text form"):
+        to_text(replace(puzzle, givens={puzzle.cells[0]: 1}))
 
 
 @pytest.mark.parametrize("path", sorted(MODELS.glob("*.txt")), ids=lambda p: p.name)

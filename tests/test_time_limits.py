@@ -4,8 +4,8 @@ each back end, compiling included: a compile still running at the limit answers
 
 The puzzle is issue 20's: a 6x6 KenKen with one cage over all 36 cells, target 126 (every
 Latin square meets it, so the answer is ``multiple``).  With ``+`` most back ends encode the
-sum directly; with a hidden operator ``?`` (sum or product) cpsat and mip enumerate its
-table, which the clock stops (sat and the backtracker take its sum or its product, never a
+sum directly; with a hidden operator ``?`` (sum or product) cpsat enumerates its table,
+which the clock stops (sat, mip and the backtracker take its sum or its product, never a
 table: ``tests/test_products.py``).  The commands are held on a 9x9 Sudoku with one linear
 sum over 13 cells whose coefficients 1, 9, 81, ... make every partial sum distinct, so its
 CNF's layered partial sums grow as 9 to the power of the cells (it ran past 60 s and 3.9 GB
@@ -264,3 +264,21 @@ def test_minizinc_keeps_small_limits(limit: float) -> None:
     ``docs/backends.md``)."""
     for text in (CAGE["+"], CAGE["?"]):
         _bounded_on(parse_text(text), "minizinc", limit)
+
+
+def test_prove_explain_keeps_its_time_limit(tmp_path: Path) -> None:
+    """``prove --explain`` ran the deduction without a limit: Easter Monster's forcing nets
+    took 86 s of wall (10 s of CPU at load 11) under ``--time-limit 2``.  Now the deduction
+    stops at the limit, in CPU seconds, and the certificate still holds."""
+    path = tmp_path / "easter.txt"
+    path.write_text(
+        "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1\n"
+    )
+    started = time.process_time()
+    result = CliRunner().invoke(
+        main,
+        ["prove", str(path), "--explain", "--out", str(tmp_path / "c"), "--time-limit", "1"],
+    )
+    assert time.process_time() - started < 2 * 1 + 1, result.output
+    assert result.exit_code == 0, result.output
+    assert "unique" in result.output and "timeout" in result.output

@@ -51,6 +51,8 @@ def compare(puzzle_or_file: str, solving: Solving, reading: Reading) -> None:
         return of_verdict(checked.verdict, checked.mismatch)
 
     code = each_puzzle(puzzle_or_file, reading, check, plan, add)
+    if not any(row.statuses for row in rows.values()):  # no puzzle read: the errors say why
+        sys.exit(code)
     title = puzzle_or_file if len(puzzle_or_file) < 60 else "the puzzle"
     table = Table(title=f"Back ends on {title}", title_justify="left")
     for heading in ("back end", "status", "time", "effort", "encoding"):

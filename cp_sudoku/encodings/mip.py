@@ -23,7 +23,9 @@ Programming Model for the Sudoku Problem", J. Online Math. 2008):
   distinct cage each value at most once in it;
 - a ``*`` cage of three cells or more over values of at least 1: one row per prime
   (:mod:`cp_sudoku.encodings.products`), ``sum_c sum_v e_p(v) x[c, v] = e_p(target)``
-  where ``e_p(v)`` is the exponent of the prime ``p`` in ``v``;
+  where ``e_p(v)`` is the exponent of the prime ``p`` in ``v``; a hidden operator ``?``
+  there: a binary ``s``, the sum's row when ``s`` is 1 and the primes' rows when it is 0
+  (each equality as two rows loosened by the least big-M otherwise);
 - a :class:`~cp_sudoku.model.Relation`: ``<`` is linear,
   ``sum_v v x[a, v] + 1 <= sum_w w x[b, w]``; ``non-consecutive``,
   ``difference`` and ``ratio`` are support inequalities: ``x[a, v] <= sum of
@@ -32,8 +34,8 @@ Programming Model for the Sudoku Problem", J. Online Math. 2008):
   unit; a :class:`~cp_sudoku.constraints.Linear` ``==``, ``<=``, ``>=`` as one
   weighted row (``!=`` as a table); a :class:`~cp_sudoku.constraints.Pair` by
   support inequalities;
-- every other constraint (``- / = ?`` cages, other ``*`` cages, Skyscraper clues, a
-  :class:`~cp_sudoku.constraints.Table`, ``!=``): a choice
+- every other constraint (``- / = ?`` cages of two cells, cages over a value 0,
+  Skyscraper clues, a :class:`~cp_sudoku.constraints.Table`, ``!=``): a choice
   among its allowed tuples, ``sum_k t_k = 1`` and, per cell and value,
   ``x[c, v] = sum of t_k`` over the tuples giving ``c`` the value ``v``.
 
@@ -204,7 +206,7 @@ class _Builder:
         self.mip.add_row(f"{label}_empty", empty, "=", len(positions) - unit.top)
 
     def cage(self, cage: Cage) -> None:
-        if cage.op == "*" and by_exponents(cage, self.puzzle.values):
+        if by_exponents(cage, self.puzzle.values):
             self.product(cage)
             return
         if cage.op != "+":
@@ -224,19 +226,49 @@ class _Builder:
 
     def product(self, cage: Cage) -> None:
         """One row per prime (:mod:`.products`): ``sum_c sum_v e_p(v) x[c, v] = e_p(target)``;
-        for a distinct cage each value at most once in it."""
+        for a hidden operator (``?``), a binary ``s``: the sum's row holds when ``s`` is 1,
+        the primes' rows when it is 0; for a distinct cage each value at most once in it."""
         positions = self.positions(cage)
         label = f"cage_{cell_name(cage.cells[0])}_product"
-        for k, part in enumerate(exponent_sums(cage.target, tuple(self.puzzle.values))):
-            terms = [
-                (var, part.exponents[v])
-                for i in positions
-                for v, var in self.mip.cell_vars[i].items()
-                if part.exponents[v]
-            ]
-            if terms or part.total:  # an empty row that must be 1: no solution
-                self.mip.add_row(f"{label}_{k}", terms, "=", part.total)
+        values = tuple(self.puzzle.values)
+        primes = [(part.exponents, part.total) for part in exponent_sums(cage.target, values)]
+        if cage.op == "*":
+            self.sums(label, positions, primes, None)
+        else:
+            either = self.mip.add_var(f"{label}_is_sum")
+            plain = [(dict(zip(values, values, strict=True)), cage.target)]
+            self.sums(f"{label}_sum", positions, plain, (either, 1))
+            self.sums(label, positions, primes, (either, 0))
         self.distinct(cage, label, positions)
+
+    def sums(
+        self,
+        label: str,
+        positions: list[int],
+        sums: Sequence[tuple[dict[int, int], int]],
+        switch: tuple[int, int] | None,
+    ) -> None:
+        """Per ``(weights, total)``: ``sum_c sum_v weights[v] x[c, v] = total``.  With
+        ``switch = (s, on)`` only when the binary ``s`` is ``on``: two rows, each loosened
+        otherwise by how far the sum can stray from the total (big-M, the least M)."""
+        for k, (weights, total) in enumerate(sums):
+            cells = [self.mip.cell_vars[i] for i in positions]
+            terms = [(var, weights[v]) for held in cells for v, var in held.items() if weights[v]]
+            if switch is None:
+                if terms or total:  # an empty row that must be 1: no solution
+                    self.mip.add_row(f"{label}_{k}", terms, "=", total)
+                continue
+            s, on = switch
+            high = sum(max(weights[v] for v in held) for held in cells)
+            low = sum(min(weights[v] for v in held) for held in cells)
+            over, under = max(0, high - total), max(0, total - low)
+            sign = 1 if on else -1  # on: loosened when s is 0; off: when s is 1
+            self.mip.add_row(
+                f"{label}_{k}_le", [*terms, (s, sign * over)], "<=", total + (over if on else 0)
+            )
+            self.mip.add_row(
+                f"{label}_{k}_ge", [*terms, (s, -sign * under)], ">=", total - (under if on else 0)
+            )
 
     def relation(self, relation: Relation) -> None:
         a, b = self.positions(relation)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress
+from itertools import chain
 from math import isqrt
 
 from cp_sudoku.io.alphabet import Alphabet, Where, alphabet_of, parse_alphabet
@@ -42,7 +42,7 @@ from cp_sudoku.io.grammar import (
 )
 from cp_sudoku.io.options import ReadOptions
 from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import Grid, Puzzle, PuzzleError, cells_of
+from cp_sudoku.model import Grid, Puzzle, PuzzleError
 from cp_sudoku.numbers import shown
 
 #: Column names, lower case, that hold puzzles and stated solutions in a CSV header.
@@ -52,7 +52,6 @@ _PLAIN_9X9 = {".": 0, "_": 0, **{str(d): d for d in range(10)}}
 #: The same as a ``bytes.translate`` table (255: not one of those symbols).
 _PLAIN_TABLE = bytes(_PLAIN_9X9.get(chr(b), 255) for b in range(256))
 _DIGITS_9X9 = Alphabet("123456789")
-_CELLS_9X9 = cells_of(9, 9)
 #: box -> a blank 9x9 Sudoku read with it (see :func:`_plain`).
 _BLANKS: dict[tuple[int, int] | None, Puzzle] = {}
 PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles")
@@ -101,7 +100,7 @@ def _name(where: Where) -> str:
 def _plain(values: bytes, box: tuple[int, int] | None, where: Where) -> Puzzle:
     """The 9x9 Sudoku of a plain line's ``values`` (0 blank, else 1-9, as ``_PLAIN_TABLE``
     gives them): the blank 9x9 of ``box``, built by :func:`_build` once, with these givens
-    (:meth:`Puzzle.with_givens`): the puzzle :func:`_build` gives, without building and
+    (:meth:`Puzzle.with_grid`): the puzzle :func:`_build` gives, without building and
     checking its cells and units again (about 15 us less a line).
 
     Raises:
@@ -112,8 +111,7 @@ def _plain(values: bytes, box: tuple[int, int] | None, where: Where) -> Puzzle:
     blank = _BLANKS.get(box)
     if blank is None:
         blank = _BLANKS[box] = _build([0] * 81, _DIGITS_9X9, box, where)
-    givens = dict(zip(compress(_CELLS_9X9, values), compress(values, values), strict=True))
-    return blank.with_givens(givens, _name(where))
+    return blank.with_grid(values, _name(where))
 
 
 def parse_line(
@@ -131,7 +129,9 @@ def parse_line(
         box: (rows, columns) of a box; default the squarest.
         alphabet: the symbols (an :class:`Alphabet` or its ``--alphabet``
             spelling); default: inferred when certain.
-        source, line: where the text comes from, for messages.
+        source, line: where the text comes from, for messages; neither given,
+            ``<string>`` line 1 (``<string>:1:5: unexpected symbol 'x' ...``,
+            as the CLI's ``<argument>:1:5: ...``).
         size: the n every puzzle of this source has (from an earlier line).
 
     Raises:
@@ -141,7 +141,22 @@ def parse_line(
             symbols (naming ``--alphabet``); a box that does not fit; givens
             that clash (naming the value, both cells and the unit).
     """
-    where = Where(source, line)
+    try:
+        return _parse_line(text, box, alphabet, Where(source, line), size)
+    except PuzzleError as error:
+        if source is None and line is None:  # the place, not the puzzle's name: that stays ""
+            raise error.located("<string>", 1) from None
+        raise
+
+
+def _parse_line(
+    text: str,
+    box: tuple[int, int] | None,
+    alphabet: Alphabet | str | None,
+    where: Where,
+    size: int | None,
+) -> Puzzle:
+    """:func:`parse_line`, with its place as a :class:`Where`."""
     if not isinstance(text, str):
         raise where.error(
             f"expected the puzzle as a string of n*n symbols, got {type(text).__name__}"

@@ -235,16 +235,21 @@ def to_text(puzzle: Puzzle) -> str:
 
     Raises:
         PuzzleError: the puzzle's kind is not registered, or has no text form
-            (a KenKen or Kakuro built with ``distinct`` changed); a constraint
-            that cannot be written.
+            (a KenKen or Kakuro built with ``distinct`` changed, or given givens,
+            which its keys cannot write); a constraint that cannot be written.
     """
     kind = kind_of(puzzle.kind)
     keys = kind.text(puzzle)
-    preset = kind.build(keys, puzzle.name).constraints
+    built = kind.build(keys, puzzle.name)
+    preset = built.constraints
     if puzzle.constraints[: len(preset)] != preset:
         raise PuzzleError(
             f"a {kind.name} puzzle whose rules its keys do not rebuild (a preset rule "
             "removed, changed or moved) has no text form"
+        )
+    if dict(built.givens) != dict(puzzle.givens):
+        raise PuzzleError(
+            f"a {kind.name} puzzle with givens has no text form: its keys write no grid"
         )
     rest = puzzle.constraints[len(preset) :]
     lines = [f"kind: {kind.name}"]

@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
+from itertools import compress
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar, overload
@@ -237,19 +238,46 @@ class Puzzle:
         """This puzzle with other ``givens`` (cell -> value) and ``name``: the same cells,
         constraints and description, shared and not checked again (they passed when this
         puzzle was built), and the new givens checked as when a puzzle is built.  Equal to
-        the puzzle built from scratch with those givens (a reader's path for the commonest
-        lines: ``tests/test_io.py``).
+        the puzzle built from scratch with those givens.
 
         Raises:
             PuzzleError: a given out of range, or not on a cell.
         """
-        puzzle = object.__new__(Puzzle)
-        state = puzzle.__dict__
-        state.update(self.__dict__)  # the fields, and the views worked out so far
-        state["givens"] = MappingProxyType(dict(givens))
-        state["name"] = name
+        puzzle = self._copy(dict(givens), name)
         cells = _known(self.cells, self.units, self.rows, self.cols)
         puzzle._check_givens(frozenset(self.cells) if cells is None else cells)
+        return puzzle
+
+    def with_grid(self, grid: bytes, name: str = "") -> Puzzle:
+        """:meth:`with_givens` of the givens of ``grid``, one byte per cell in :attr:`cells`
+        order, 0 for a blank (so a given 0 cannot be written this way): a byte is an integer
+        and its place a cell, so only the largest value needs checking (a reader's path
+        for the commonest lines: ``tests/test_io.py``).
+
+        Raises:
+            PuzzleError: not one byte per cell, or a value past ``max_value``.
+        """
+        if len(grid) != len(self.cells):
+            raise PuzzleError(f"a grid of {len(grid)} values for {len(self.cells)} cells")
+        if max(grid, default=0) > self.max_value:
+            place = next(i for i, value in enumerate(grid) if value > self.max_value)
+            raise PuzzleError(
+                f"given {grid[place]} at {cell_name(self.cells[place])} is out of range "
+                f"{self.min_value}..{self.max_value}",
+                cells=[self.cells[place]],
+            )
+        return self._copy(
+            dict(zip(compress(self.cells, grid), compress(grid, grid), strict=True)), name
+        )
+
+    def _copy(self, givens: dict[Cell, int], name: str) -> Puzzle:
+        """This puzzle, with the fields and the views worked out so far, but ``givens`` and
+        ``name`` (not checked here)."""
+        puzzle = object.__new__(Puzzle)
+        state = puzzle.__dict__
+        state.update(self.__dict__)
+        state["givens"] = MappingProxyType(givens)
+        state["name"] = name
         return puzzle
 
     def _validate(self) -> None:

@@ -68,7 +68,8 @@ def certify(
     themselves: no solver runs and no proof is written.  The written files are then
     verified from scratch (:func:`cp_sudoku.verify.check.verify`) and the
     certificate records the checker's answer and time.  ``time_limit`` in
-    seconds bounds the solver; when it runs out nothing is written.
+    seconds bounds the solver; when it runs out nothing is written.  It also bounds the
+    deduction of ``explain_steps``, in seconds of CPU (then its outcome is ``timeout``).
 
     Raises:
         PuzzleError: the puzzle has no variant text (see :func:`cp_sudoku.io.to_text`).
@@ -81,7 +82,7 @@ def certify(
         run = prove(stated, solver=solver, time_limit=time_limit)
     else:  # the clash is the certificate: no solver, no proof
         run = ProofRun("none", (), to_cnf(stated, PROOF_ENCODING), None, None, solver, 0.0)
-    explanation = explain(stated) if explain_steps else None
+    explanation = explain(stated, time_limit=time_limit) if explain_steps else None
     if run.status == "unknown" or run.cnf is None:
         return Certified("unknown", None, 0, 0, 0, run.seconds, 0.0, 0.0, (), explanation)
     proof_text = None if run.proof is None else "".join(line + "\n" for line in run.proof)

@@ -87,7 +87,10 @@ def _line(entry: Entry, done: Certified) -> str:
 @click.option("--explain", is_flag=True, help="Also solve by logic alone and record the steps.")
 @click.option("--force", is_flag=True, help="Overwrite certificates already in --out.")
 @jobs_option
-@time_limit_option("Seconds per puzzle for the SAT solver")
+@time_limit_option(
+    "Seconds per puzzle for the SAT solver (and of CPU for --explain's deduction, which "
+    "then ends 'timeout')"
+)
 def prove(
     puzzle_or_file: str,
     reading: Reading,
