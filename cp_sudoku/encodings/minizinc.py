@@ -17,7 +17,8 @@ The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
   bound (the largest value to the power of the cells) reaches 2**62 is
   chained through partial products in ``1..target`` (values >= 1): MiniZinc
   would otherwise write bounds past 64 bits, which Gecode cannot read.  Such
-  a cage with a target past Gecode's integers (:data:`GECODE_MAX`) is declined;
+  a cage with a target past Gecode's integers (:data:`GECODE_MAX`) is declined,
+  as is a linear constraint with a coefficient or right-hand side past them;
 - a :class:`~cp_sudoku.model.Relation`: ``<``, ``abs(a - b) > 1``,
   ``abs(a - b) = k``, the ratio disjunction;
 - a :class:`~cp_sudoku.model.Visibility` clue: the buildings seen, each a
@@ -120,6 +121,13 @@ class _Writer(TextWriter):
         self.rule(f"all_different({self.array(unit)})", unit.describe())
 
     def linear(self, linear: Linear) -> None:
+        """``sum([k * x]) op rhs``; declined when a coefficient or the right-hand side is past
+        Gecode's integers (Gecode's FlatZinc parser refused it: exit 70 before)."""
+        if max(abs(number) for number in (*linear.coeffs, linear.rhs)) > GECODE_MAX:
+            raise Unsupported(
+                f"not supported by minizinc: {linear.describe()}: a number past Gecode's "
+                f"integers (at most {GECODE_MAX:,})"
+            )
         terms = ", ".join(
             f"{k} * {self.ref(c)}" for k, c in zip(linear.coeffs, linear.cells, strict=True)
         )
