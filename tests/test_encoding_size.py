@@ -128,16 +128,20 @@ def test_a_20x20_kenken_with_a_huge_product_gets_a_verdict(backend: str) -> None
     assert is_solution(puzzle, result.solutions[0])
 
 
-@pytest.mark.parametrize(("coeff", "rhs"), [(99_999_999_999, 100_000_000_001), (1, 2**31)])
-def test_minizinc_declines_a_linear_number_past_gecodes_integers(coeff: int, rhs: int) -> None:
-    """A 12-digit coefficient or right-hand side (the text format takes them) ended in exit
-    70: Gecode's FlatZinc parser refused the literal ("invalid integer literal")."""
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "linear 99999999999 r1c1 1 r1c2 == 100000000001",
+        "linear 1 r1c1 1 r1c2 == 2147483647",
+        "relation ratio 99999999999 r4c1 r4c2",
+    ],
+)
+def test_minizinc_declines_a_number_past_gecodes_integers(rule: str) -> None:
+    """A 12-digit coefficient, right-hand side or ratio (the text format takes them) ended
+    in exit 70: Gecode's FlatZinc parser refused the literal ("invalid integer literal")."""
     if missing() is not None:
         pytest.skip(f"minizinc is not installed: {INSTALL}")
-    puzzle = parse_text(
-        f"kind: sudoku\ngrid:\n....\n....\n....\n....\nconstraints:\n"
-        f"linear {coeff} r1c1 1 r1c2 == {rhs}\n"
-    )
+    puzzle = parse_text(f"kind: sudoku\ngrid:\n....\n....\n....\n....\nconstraints:\n{rule}\n")
     result = get_backend("minizinc").solve(puzzle, time_limit=60)
     assert (result.status, result.stopped) == ("unknown", "declined"), result
     assert "past Gecode's integers" in (result.reason or "")

@@ -18,7 +18,7 @@ The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
   chained through partial products in ``1..target`` (values >= 1): MiniZinc
   would otherwise write bounds past 64 bits, which Gecode cannot read.  Such
   a cage with a target past Gecode's integers (:data:`GECODE_MAX`) is declined,
-  as is a linear constraint with a coefficient or right-hand side past them;
+  as is any rule holding a number past them (a linear coefficient, a ratio);
 - a :class:`~cp_sudoku.model.Relation`: ``<``, ``abs(a - b) > 1``,
   ``abs(a - b) = k``, the ratio disjunction;
 - a :class:`~cp_sudoku.model.Visibility` clue: the buildings seen, each a
@@ -36,6 +36,7 @@ worst, :class:`~cp_sudoku.constraints.TableTooLarge` past the cap).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -55,6 +56,8 @@ from cp_sudoku.model import (
 
 #: The largest integer Gecode holds (``Gecode::Int::Limits::max``).
 GECODE_MAX = 2**31 - 2
+#: An integer literal in a rule (not the digits of a name such as ``p_12``).
+_NUMBER = re.compile(r"(?<![\w.])\d+")
 
 
 @dataclass(frozen=True)
@@ -115,19 +118,20 @@ class _Writer(TextWriter):
         return "[" + ", ".join(self.ref(c) for c in constraint.cells) + "]"
 
     def rule(self, text: str, note: str) -> None:
+        """``constraint text;``, declined when it holds a number past Gecode's integers
+        (Gecode's FlatZinc parser refused one, a 12-digit linear coefficient or ratio:
+        exit 70 before)."""
+        if any(abs(int(number)) > GECODE_MAX for number in _NUMBER.findall(text)):
+            raise Unsupported(
+                f"not supported by minizinc: {note}: a number past Gecode's integers "
+                f"(at most {GECODE_MAX:,})"
+            )
         self.lines.append(f"constraint {text};  % {note}")
 
     def unit(self, unit: Unit | AllDifferent) -> None:
         self.rule(f"all_different({self.array(unit)})", unit.describe())
 
     def linear(self, linear: Linear) -> None:
-        """``sum([k * x]) op rhs``; declined when a coefficient or the right-hand side is past
-        Gecode's integers (Gecode's FlatZinc parser refused it: exit 70 before)."""
-        if max(abs(number) for number in (*linear.coeffs, linear.rhs)) > GECODE_MAX:
-            raise Unsupported(
-                f"not supported by minizinc: {linear.describe()}: a number past Gecode's "
-                f"integers (at most {GECODE_MAX:,})"
-            )
         terms = ", ".join(
             f"{k} * {self.ref(c)}" for k, c in zip(linear.coeffs, linear.cells, strict=True)
         )
