@@ -244,7 +244,8 @@ def test_every_technique_is_sound_on_random_candidate_grids() -> None:
 
 
 @pytest.mark.skipif(
-    chains.COMPILED is None, reason="the C extension is not built: run pip install -e ."
+    chains.COMPILED is None,
+    reason="the C extension is not built, or built before the chain searches: pip install -e .",
 )
 def test_the_compiled_chain_searches_take_the_same_steps_as_the_pure_python_ones(
     data: Path, monkeypatch: pytest.MonkeyPatch

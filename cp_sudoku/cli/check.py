@@ -129,9 +129,10 @@ def _line(
         err(f"cp-sudoku: error: {entry.error}")
         # every input puzzle has its line on stdout, a bad one included
         return json.dumps(error_record(entry)) if as_json else f"{entry.label}  invalid"
-    for line in problems(entry.label, checked.verdict, checked.mismatch):
-        err(line)
     verdict, puzzle = checked.verdict, entry.puzzle
+    if verdict.disagreements or checked.mismatch:
+        for line in problems(entry.label, verdict, checked.mismatch):
+            err(line)
     wanted = explain and puzzle and explained(verdict)
     core = why_none(puzzle, time_limit=time_limit) if wanted else None
     if as_json:
