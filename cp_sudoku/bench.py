@@ -39,8 +39,8 @@ Figures per pair (the JSON ``records``; times in milliseconds unless named
 - ``rejected``: returned grids that fail the independent checker (checked
   outside the timed region; anything but 0 is a bug);
 - ``baseline``: true for the baselines ``cpsat-naive``, ``sat-naive`` and
-  ``backtrack-plain`` (tries capped, past the cap: ``unknown``), which run on
-  the first ``baseline_puzzles`` puzzles of each set.
+  ``backtrack-plain`` (tries capped: :data:`BASELINES`, past the cap:
+  ``unknown``), which run on the first ``baseline_puzzles`` puzzles of each set.
 
 The JSON also holds ``machine`` (CPU model, cores, Python and library
 versions), ``settings``, and ``errors`` (puzzles that could not be read: one
@@ -121,6 +121,12 @@ class Record:
     rss_scope: str
     verdicts: dict[str, int]
     rejected: int
+
+    @property
+    def settled(self) -> bool:
+        """Some solve ended in a verdict (not all ``unknown``): its rate and times mean
+        something.  A baseline past its cap on every puzzle settles none."""
+        return self.verdicts.get("unknown", 0) < self.solves
 
 
 def load_dataset(spec: str, limit: int | None = None) -> Dataset:
@@ -363,6 +369,8 @@ def table(records: Iterable[Record]) -> Table:
 
     ``verdicts`` reads unique/multiple/none/unknown; baselines are marked ``*``;
     the peak RSS is followed by its growth during the pair (the back end's share).
+    A pair that settled none of its puzzles (every one ``unknown``: a cap or a time
+    limit stopped each) shows ``-`` for its rates and times, which measure no solve.
     """
     grid = Table(title="cp-sudoku bench: solution limit 2 (uniqueness proven)", box=box.SIMPLE)
     grid.add_column("data set", no_wrap=True)
@@ -372,16 +380,37 @@ def table(records: Iterable[Record]) -> Table:
     grid.add_column("verdicts u/m/n/?", justify="right", no_wrap=True)
     for record in records:
         repeats = record.solves // record.puzzles
-        grid.add_row(
-            record.dataset,
-            record.backend + (" *" if record.baseline else ""),
-            f"{record.puzzles:,}" + (f" x{repeats}" if repeats > 1 else ""),
+        timed = [
             f"{record.per_second:,.0f}",
             f"{record.cpu_per_second:,.0f}",
             f"{record.median_ms:.2f}",
             f"{record.p95_ms:.2f}",
             f"{record.max_ms:.1f}",
+        ]
+        grid.add_row(
+            record.dataset,
+            record.backend + (" *" if record.baseline else ""),
+            f"{record.puzzles:,}" + (f" x{repeats}" if repeats > 1 else ""),
+            *(timed if record.settled else ["-"] * len(timed)),
             f"{record.peak_rss_mib:.0f} (+{record.peak_rss_mib - record.start_rss_mib:.0f})",
             "/".join(f"{record.verdicts[status]:,}" for status in STATUSES),
         )
     return grid
+
+
+def footnotes(records: Sequence[Record], baseline_puzzles: int) -> list[str]:
+    """The lines under :func:`table`: what ``*`` (a baseline, and its cap) and ``-`` mean,
+    for the rows shown."""
+    notes = []
+    shown = {record.backend for record in records if record.baseline}
+    if shown:
+        caps = [
+            f"{name} capped at " + ", ".join(f"{key} {value:,}" for key, value in options.items())
+            for name, options in BASELINES.items()
+            if name in shown and options
+        ]
+        capped = f"; {'; '.join(caps)} (past it: unknown)" if caps else ""
+        notes.append(f"* baseline, on the first {baseline_puzzles:,} puzzles of each set{capped}")
+    if not all(record.settled for record in records):
+        notes.append("- settled none of its puzzles (all unknown): no rate or time to show")
+    return notes

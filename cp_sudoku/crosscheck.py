@@ -44,7 +44,9 @@ class Verdict:
     - ``solutions``: every distinct checked grid any back end found.
     - ``results``: back-end name -> its :class:`Result` (declined ones too).
     - ``reason``: for ``none``, the clues that clash (cells and rule), when
-      the contradiction is visible without search; else None.
+      the contradiction is visible without search; for ``unknown``, what
+      stopped each back end (``sat stopped: time limit``) or ``the back ends
+      disagree``; else None.
     """
 
     status: Status
@@ -207,8 +209,26 @@ def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:
         solutions=grids,
         results=results,
         disagreements=tuple(problems),
-        reason=clash_reason(puzzle) if status == "none" else None,
+        reason=clash_reason(puzzle)
+        if status == "none"
+        else _unknown_reason(status, results, problems),
     )
+
+
+def _unknown_reason(status: Status, results: dict[str, Result], problems: list[str]) -> str | None:
+    """Why an ``unknown`` is one: that the back ends disagree, or what stopped each
+    (``sat stopped: time limit; backtrack stopped: effort limit (max_tries 5)``), or
+    that every one declined; None for another status."""
+    if status != "unknown":
+        return None
+    if problems:
+        return "the back ends disagree"
+    stops = [
+        f"{name} stopped: {result.reason or result.stopped}"
+        for name, result in results.items()
+        if result.stopped is not None and result.stopped != DECLINED
+    ]
+    return "; ".join(stops) if stops else "every back end declined"
 
 
 def _recheck(puzzle: Puzzle, results: dict[str, Result]) -> tuple[list[str], list[Grid]]:

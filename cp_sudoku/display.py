@@ -186,7 +186,10 @@ def verdict_record(
     Keys: ``source``, ``line``, ``name`` (the puzzle's own title, e.g. an f-puzzles
     ``Title by Author``; null when it has none), ``status``, ``solution`` (in the puzzle's
     alphabet, or null), ``agree``, ``disagreements``, ``matches_stated``
-    (null when the source states no solution), ``mismatch`` (how the verdict
+    (the stated solution is a solution the verdict does not contradict: for ``unique``
+    the one found, for ``multiple`` or ``unknown`` one of them, as
+    :func:`cp_sudoku.run.work.stated_mismatch` judges; null when the source states
+    no solution), ``mismatch`` (how the verdict
     contradicts the stated solution, or null), ``reason`` (for ``none``: the
     clues that clash, when seen without search; else null) and ``backends``:
     name -> ``status``, ``seconds``, ``solutions`` (count), ``stopped`` (what

@@ -34,7 +34,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     shared by the tests of endpoints that keep no state between requests (check,
     generate, the workbench): each start of its worker process costs about 0.75 s of
     CPU and a few seconds of wall."""
-    pytest.importorskip("fastapi", reason="pip install 'cp-sudoku[service]'")
+    pytest.importorskip("fastapi", reason='pip install -e ".[service]"')
     from fastapi.testclient import TestClient
 
     from cp_sudoku.service.app import Settings, create_app

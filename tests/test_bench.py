@@ -92,6 +92,32 @@ def test_bench_table_and_no_baselines(sample: Path) -> None:
     assert "sat-naive" not in result.output
 
 
+def test_a_baseline_that_settles_nothing_shows_no_rate_and_its_cap(data: Path) -> None:
+    """backtrack-plain past its 10,000 tries on the first 17-clue puzzles: all unknown."""
+    args = [
+        "royle-17clue",
+        "--limit-puzzles",
+        "2",
+        "--baseline-puzzles",
+        "2",
+        "--backend",
+        "kernel",
+    ]
+    result = CliRunner().invoke(main, ["bench", *args], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    cells = [[c for c in line.split() if c != "*"] for line in result.stdout.splitlines()]
+    rows = {row[1]: row for row in cells if row and row[0] == "royle-17clue"}
+    assert rows["backtrack-plain"][-1] == "0/0/0/2"
+    assert rows["backtrack-plain"][3:8] == ["-"] * 5  # /s, CPU /s, median, p95, max
+    assert rows["kernel"][-1] == "2/0/0/0" and float(rows["kernel"][3].replace(",", "")) > 0
+    assert (
+        "* baseline, on the first 2 puzzles of each set; backtrack-plain capped at "
+        "max_tries 10,000 (past it: unknown)"
+    ) in result.stdout
+    assert "- settled none of its puzzles (all unknown)" in result.stdout
+    assert "backtrack-plain: 2 puzzles, none settled (all unknown)" in result.stderr
+
+
 def test_bench_unknown_data_set_exits_2(data: Path) -> None:
     result = CliRunner().invoke(main, ["bench", "no-such-set", "--no-baselines"])
     assert result.exit_code == 2

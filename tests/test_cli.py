@@ -151,6 +151,16 @@ def test_solve_shows_time_and_effort_for_the_other_back_ends() -> None:
     assert re.search(r"^  cpsat: unique in [\d.,]+ ms \(branches [\d,]+", result.stdout, re.M)
 
 
+def test_solve_stopped_before_any_statistic_shows_no_empty_brackets() -> None:
+    # a fresh process: sat has compiled nothing yet, so it stops while compiling, before
+    # it has a variable to count (in this process an earlier test may have compiled it)
+    result = run("solve", EASTER, "--backend", "sat", "--time-limit", "1e-9")
+    assert result.returncode == 3, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("  sat: "))
+    assert re.fullmatch(r"  sat: unknown in [\d.,]+ ms", line), line
+    assert "Unknown: stopped (sat: " in result.stdout
+
+
 def test_solve_large_grid_in_its_alphabet(data: Path) -> None:
     path = data / "sudoku-large" / "sudoku16x16_hard.txt"
     refused = invoke("solve", str(path), "--backend", "sat")
@@ -280,6 +290,25 @@ def test_check_runs_cpsat_by_default_only_where_the_kernel_declines() -> None:
     assert list(record["backends"]) == ["cpsat", "sat", "kernel", "backtrack"]
     named = invoke("check", EASTER, "--json", *("--backend", "cpsat", "--backend", "sat"))
     assert list(json.loads(named.stdout)["backends"]) == ["cpsat", "sat"]  # named: each runs
+
+
+def test_matches_stated_for_multiple_says_the_stated_grid_is_one_of_the_solutions(
+    tmp_path: Path,
+) -> None:
+    """A multiple puzzle with one of its solutions stated: true (no contradiction; the status
+    says it is not the only one); with a grid that breaks a rule: false, with the mismatch."""
+    one_of_three = "3412123421434321"  # r3c1=2: the first solution solve shows
+    broken = "3412123421434312"  # r4c3 and r4c4 swapped: 2 twice in column 4
+    rows = ["quizzes,solutions", *(f"{THREE_SOLUTIONS},{grid}" for grid in (one_of_three, broken))]
+    result = invoke(
+        "check", str(puzzle_file(tmp_path, *rows, name="m.csv")), "--json", "--jobs", "1"
+    )
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["multiple", "multiple"]
+    assert [r["matches_stated"] for r in records] == [True, False]
+    assert records[0]["mismatch"] is None
+    assert records[1]["mismatch"].startswith("the stated solution is not a solution")
+    assert result.exit_code == 3  # the contradicted one
 
 
 def test_check_csv_reports_a_stated_solution_that_disagrees(tmp_path: Path) -> None:

@@ -117,6 +117,10 @@ def test_jobs_cap_is_said_on_stderr(tmp_path: Path) -> None:
     assert "cp-sudoku: --jobs 100 capped at 1 puzzle" in result.stderr
     # the summary's last line names the workers that ran, not the --jobs asked for
     assert result.stderr.rstrip().endswith("--jobs 100 capped at 1")
+    # no --jobs given: the workers that ran, and no cap said of a --jobs nobody asked for
+    unasked = invoke("check", str(path))
+    assert unasked.exit_code == 0 and "capped" not in unasked.stderr
+    assert unasked.stderr.rstrip().endswith("--jobs 1")
 
 
 # --- Contradictory clues are none, with a reason -------------------------------------------
@@ -264,10 +268,46 @@ def test_option_reaches_the_back_ends_that_declare_it(setting: str) -> None:
     assert record["backends"]["backtrack-plain"]["stopped"] == "effort limit"
 
 
+def test_unknown_line_and_record_name_what_stopped_each_back_end() -> None:
+    args = ("check", EASTER, "--jobs", "1", "--backend", "backtrack", "--max-tries", "5")
+    result = invoke(*args)
+    assert result.exit_code == 3
+    assert result.stdout.split("\n")[0].endswith(
+        "  backtrack stopped: effort limit (max_tries 5)"
+    ), result.stdout
+    record = json.loads(invoke(*args, "--json").stdout)
+    assert record["status"] == "unknown"
+    assert record["reason"] == "backtrack stopped: effort limit (max_tries 5)"
+    assert record["count"] == "no solution found before the search stopped"
+    assert record["backends"]["backtrack"]["tries"] == 6  # the try past the cap stops it
+
+
+def test_unknown_by_time_limit_is_named() -> None:
+    result = invoke("check", EASTER, "--jobs", "1", "--backend", "sat", "--time-limit", "1e-9")
+    assert result.exit_code == 3
+    # sat's own words: compiling (or searching) passed the time limit
+    assert "  sat stopped: " in result.stdout and "time limit" in result.stdout, result.stdout
+
+
+def test_unique_line_is_unchanged() -> None:
+    result = invoke("check", EASTER, "--jobs", "1", "--backend", "kernel")
+    assert result.exit_code == 0
+    line = result.stdout.split("\n")[0]
+    assert line.startswith(f"<argument>:1  unique    {EASTER_SOLUTION}  kernel ")
+    assert line.endswith(" ms") and "stopped" not in line
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--option", "nosuch=1"], "--option applies to the back ends with option 'nosuch'"),
+        (
+            ["--option", "nosuch=1"],
+            "--option nosuch: no back end has an option 'nosuch' (options: ",
+        ),
+        (
+            ["--option", "solver=x", "--backend", "cpsat"],
+            "--option applies to the back ends with option 'solver' (sat",
+        ),
         (["--option", "cpsat.max_tries=1"], "cpsat has no option 'max_tries'"),
         (["--option", "sat.solver=x", "--backend", "cpsat"], "back end sat is not chosen"),
         (["--option", "max_tries=many", "--backend", "backtrack"], "expected int, got 'many'"),
@@ -411,12 +451,13 @@ def test_missing_optional_parts_name_their_extra(
     result = invoke("check", str(MODELS / "sudoku-9x9-hard.txt"), "--output", str(output))
     assert result.exit_code == 2
     assert one_line_error(result) == (
-        "cp-sudoku: error: Parquet output needs pyarrow: pip install 'cp-sudoku[parquet]'"
+        "cp-sudoku: error: Parquet output needs pyarrow: "
+        'pip install -e ".[parquet]" in the project folder'
     )
     assert not (tmp_path / "out.parquet.parts").exists()
     result = invoke("serve", "--port", "1")
     assert result.exit_code == 2
-    assert "pip install 'cp-sudoku[service]'" in one_line_error(result)
+    assert 'pip install -e ".[service]" in the project folder' in one_line_error(result)
 
 
 def test_an_error_an_interrupt_caused_ends_as_the_interrupt(

@@ -24,6 +24,7 @@ from cp_sudoku.deduction import (
 from cp_sudoku.deduction.engine import TECHNIQUES
 from cp_sudoku.deduction.state import State
 from cp_sudoku.generate.blanked import solved_grid
+from cp_sudoku.generate.grading import parse_target
 from cp_sudoku.io import read_file
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cell, Grid, Puzzle, UsageError
@@ -174,6 +175,17 @@ def test_the_rating_is_the_hardest_step_and_the_band_its_range(data: Path) -> No
 def test_unknown_band_and_uniqueness_techniques_are_refused() -> None:
     with pytest.raises(UsageError, match="unknown grade 'brutal': expected one of easy"):
         band_range("brutal")
+    for bad in ("hard++", "+", "brutal+"):
+        with pytest.raises(UsageError, match="unknown grade"):
+            band_range(bad)
+
+
+def test_band_range_takes_band_plus_as_generate_does() -> None:
+    assert band_range("hard") == (4.0, 6.0)
+    assert band_range("hard+") == (4.0, float("inf"))
+    assert band_range("extreme+") == band_range("extreme") == (7.5, float("inf"))
+    target = parse_target("hard+")
+    assert target is not None and (target.low, target.high) == band_range("hard+")
     puzzle = next(iter(read_file(MODELS / "sudoku-4x4-tutorial.txt"))).puzzle
     with pytest.raises(UsageError, match="uniqueness"):
         grade(puzzle, uniqueness=True)
@@ -232,7 +244,8 @@ def test_every_technique_is_sound_on_random_candidate_grids() -> None:
 
 
 @pytest.mark.skipif(
-    chains.COMPILED is None, reason="the C extension is not built: run pip install -e ."
+    chains.COMPILED is None,
+    reason="the C extension is not built, or built before the chain searches: pip install -e .",
 )
 def test_the_compiled_chain_searches_take_the_same_steps_as_the_pure_python_ones(
     data: Path, monkeypatch: pytest.MonkeyPatch

@@ -99,7 +99,7 @@ CELL_VAR = re.compile(r"x_r(\d+)c(\d+)_(\d+)$")
 
 
 def solve_with_highs(puzzle: Puzzle, path: Path) -> set[Grid]:
-    highspy = pytest.importorskip("highspy", reason="pip install 'cp-sudoku[paradigms]'")
+    highspy = pytest.importorskip("highspy", reason='pip install -e ".[paradigms]"')
     import numpy as np
 
     highs = highspy.Highs()
@@ -244,7 +244,10 @@ def _ace() -> Path | None:
 def solve_xcsp3(puzzle: Puzzle, path: Path) -> set[Grid]:
     jar = _ace()
     if jar is None:
-        pytest.skip("XCSP3 round trip needs java and pycsp3's ACE solver (pip install pycsp3)")
+        pytest.skip(
+            "XCSP3 round trip needs java and pycsp3's ACE solver: "
+            'pip install -e ".[paradigms]" and a java runtime'
+        )
     run = subprocess.run(
         ["java", "-jar", str(jar), str(path), f"-s={LIMIT}"],
         capture_output=True,

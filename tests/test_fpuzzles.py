@@ -432,7 +432,7 @@ def test_every_fpuzzles_puzzle_gives_its_index_verdict(data: Path) -> None:
 
 @pytest.mark.slow
 def test_every_fpuzzles_puzzle_is_proved_and_verified(data: Path, tmp_path: Path) -> None:
-    pytest.importorskip("dratify", reason="pip install 'cp-sudoku[proof]'")
+    pytest.importorskip("dratify", reason='pip install -e ".[proof]"')
     from cp_sudoku.verify.certify import certify
     from cp_sudoku.verify.check import verify
 

@@ -279,8 +279,18 @@ def test_a_plain_9x9_line_reads_as_the_general_grammar_reads_it() -> None:
     ):
         assert parse_line(text) == parse_line(text, alphabet="1-9")
         assert parse_line(text, box=(3, 3)) == parse_line(text, alphabet="1-9", box=(3, 3))
-    with pytest.raises(PuzzleError, match=r"81: unexpected symbol 'x'"):
+    with pytest.raises(PuzzleError, match=r"^<string>:1:81: unexpected symbol 'x'"):
         parse_line("." * 80 + "x")
+
+
+def test_parse_line_errors_say_where_as_the_cli_does() -> None:
+    with pytest.raises(PuzzleError) as error:
+        parse_line("12.4x...........")
+    said = error.value
+    assert (said.source, said.line, said.column) == ("<string>", 1, 5)
+    assert str(said) == "<string>:1:5: unexpected symbol 'x': expected 1-4 or a blank (. 0 _)"
+    with pytest.raises(PuzzleError, match=r"^in.txt:3:5: unexpected symbol") as error:
+        parse_line("12.4x...........", source="in.txt", line=3)
 
 
 @settings(max_examples=300, deadline=None)

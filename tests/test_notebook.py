@@ -36,7 +36,7 @@ GRADE_SAMPLE = 2
 pytestmark = pytest.mark.skipif(
     bool(MISSING),
     reason=f"the notebook extra is not installed (missing {', '.join(MISSING)}): "
-    "pip install -e '.[notebook]'",
+    'pip install -e ".[notebook]"',
 )
 
 

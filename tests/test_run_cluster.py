@@ -29,7 +29,7 @@ from cp_sudoku.run.slices import Part, cut
 # xdist worker, and only the processes the tests start need it
 pytestmark = pytest.mark.skipif(
     any(find_spec(name) is None for name in ("distributed", "pyarrow")),
-    reason="the cluster extra is not installed: pip install -e '.[cluster]'",
+    reason='the cluster extra is not installed: pip install -e ".[cluster]"',
 )
 
 
@@ -39,6 +39,20 @@ def test_cluster_values() -> None:
     for bad in ("local:0", "local:x", "somewhere"):
         with pytest.raises(UsageError, match="--cluster"):
             parse_cluster(bad)
+
+
+def test_quiet_raises_the_dask_loggers_and_restores_them() -> None:
+    import logging
+
+    from cp_sudoku.run.cluster import _quiet
+
+    worker = logging.getLogger("distributed.worker")
+    worker.setLevel(logging.INFO)
+    with _quiet():
+        assert not worker.isEnabledFor(logging.ERROR)
+        assert not logging.getLogger("distributed.scheduler").isEnabledFor(logging.ERROR)
+    assert worker.level == logging.INFO
+    worker.setLevel(logging.NOTSET)
 
 
 @pytest.mark.slow  # two runs of 120 puzzles and a cluster (11 s of CPU); .ci/run runs it
@@ -74,6 +88,8 @@ def test_a_cluster_without_output_prints_the_lines_of_jobs(tmp_path: Path) -> No
         process = cli(*common, *how)
         out, err = process.communicate(timeout=300)
         assert process.returncode == 2, err  # the invalid line
+        # our one line for the invalid puzzle and the summary; no Dask log or traceback
+        assert "distributed." not in err and "Traceback" not in err, err
         found[how[0]] = _untimed(out)
     assert found["--jobs"] == found["--cluster"]
     assert len(found["--jobs"]) == 60 and found["--jobs"][4].endswith("invalid")

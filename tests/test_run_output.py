@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from run_helpers import rows, write_puzzles
+from run_helpers import ROOT, rows, run_here, write_puzzles
 
 from cp_sudoku.model import UsageError
 from cp_sudoku.run import Plan, check
@@ -104,3 +106,46 @@ def test_a_resumed_table_runs_only_the_missing_slices_and_equals_a_whole_run(
     summary = check_to_file(str(path), str(resumed), plan, slice_lines=4, resume=True)
     assert summary.total == 10 and summary.statuses["unique"] + summary.statuses["multiple"] == 10
     assert rows(resumed) == rows(whole)
+
+
+def _sql_blocks(page: Path) -> list[str]:
+    """The statements of the ```sql blocks of a docs page."""
+    blocks = re.findall(r"```sql\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    text = "\n".join(line for block in blocks for line in block.splitlines() if "--" not in line)
+    return [statement.strip() for statement in text.split(";") if statement.strip()]
+
+
+def test_the_documented_duckdb_queries_run_on_the_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The SQL of the README and docs/scale.md, run by DuckDB on a real table of each kind."""
+    duckdb = pytest.importorskip("duckdb", reason='pip install -e ".[parquet]"')
+    pytest.importorskip("pyarrow", reason='pip install -e ".[parquet]"')
+    source = write_puzzles(tmp_path / "p.csv", 6, csv=True, bad=(3,))
+    for name in ("results.parquet", "results.jsonl"):
+        code, err = run_here(
+            "check",
+            str(source),
+            "--jobs",
+            "1",
+            "--backend",
+            "sat",
+            "--output",
+            str(tmp_path / name),
+        )
+        assert code == 2, err  # the bad line
+    monkeypatch.chdir(tmp_path)
+    statements = _sql_blocks(ROOT / "README.md") + _sql_blocks(ROOT / "docs" / "scale.md")
+    assert len(statements) == 4
+    table = rows(tmp_path / "results.parquet")
+    by_status = duckdb.sql(statements[0]).fetchall()
+    assert {status: puzzles for status, puzzles, _ in by_status} == Counter(
+        row["status"] for row in table
+    )
+    assert {status for status, _, _ in by_status} >= {"unique", "invalid"}
+    assert all(ms > 0 for status, _, ms in by_status if status != "invalid")
+    again = duckdb.sql(statements[1]).fetchall()  # the same query (the mean's float may vary)
+    assert sorted(row[:2] for row in again) == sorted(row[:2] for row in by_status)
+    assert duckdb.sql(statements[2]).fetchall() == []  # every back end agrees
+    contradicted = sum(row["matches_stated"] is False for row in table)
+    assert duckdb.sql(statements[3]).fetchall() == [(contradicted,)] == [(0,)]

@@ -19,6 +19,7 @@ from service_support import PATIENCE, TUTORIAL, TUTORIAL_SOLUTION, cli_records, 
 
 from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.cli import main as cli
+from cp_sudoku.encodings.exporters import EXPORTERS
 from cp_sudoku.io import read_text
 from cp_sudoku.model import is_solution
 from cp_sudoku.service.app import Settings, create_app
@@ -136,7 +137,16 @@ def test_export(api: httpx.Client) -> None:
     assert dimacs.text == expected
     proto = api.post("/v1/export", params={"to": "cpsat"}, json=body)
     assert "variables" in proto.text
-    assert api.post("/v1/export", params={"to": "pdf"}, json=body).status_code == 422
+    refused = api.post("/v1/export", params={"to": "pdf"}, json=body)
+    assert refused.status_code == 422
+    assert refused.json()["error"].endswith(f"choose one of {', '.join(EXPORTERS)}")
+    fpuzzles = api.post("/v1/export", params={"to": "fpuzzles"}, json=body)
+    assert fpuzzles.status_code == 200 and "f-puzzles.com/?load=" in fpuzzles.text
+
+
+def test_the_service_page_lists_every_export_target() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "service.md").read_text()
+    assert f"POST /v1/export?to={'|'.join(EXPORTERS)}" in page
 
 
 def test_prove_gives_a_certificate_and_its_files(api: httpx.Client) -> None:
@@ -216,6 +226,23 @@ def test_malformed_bodies_are_4xx_never_500(api: httpx.Client, content: bytes) -
     answer = api.post("/v1/check", content=content, headers={"content-type": "application/json"})
     assert answer.status_code in (400, 422), answer.text
     assert answer.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("content", "where"),
+    [
+        (b"not json", "Expecting value at line 1 column 1 (char 0)"),
+        (b'{"puzzle": "12.4....', "Unterminated string starting at line 1 column 12 (char 11)"),
+        (b'{\n  "puzzle": "1234",\n  oops}', "double quotes at line 3 column 3 (char 24)"),
+    ],
+)
+def test_a_body_that_is_not_json_is_400_saying_where(
+    api: httpx.Client, content: bytes, where: str
+) -> None:
+    answer = api.post("/v1/check", content=content, headers={"content-type": "application/json"})
+    assert answer.status_code == 400, answer.text
+    said = answer.json()["error"]
+    assert said.startswith("the body is not valid JSON: ") and said.endswith(where), said
 
 
 def test_body_over_the_limit_is_413(api: httpx.Client) -> None:

@@ -45,7 +45,7 @@ if not CHROMIUM.exists() or shutil.which("chromium") is None:
         "Chromium is absent: apt-get install -y chromium chromium-driver",
         allow_module_level=True,
     )
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install 'cp-sudoku[browser]'")
+sync_api = pytest.importorskip("playwright.sync_api", reason='pip install -e ".[browser]"')
 
 
 @pytest.fixture(scope="module")

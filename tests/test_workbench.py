@@ -229,7 +229,7 @@ def test_suggest_on_serg_multi_sample_and_a_killer(data: Path) -> None:
 
 
 def test_candidates_certificate_verifies_and_tampering_is_caught(tmp_path: Path) -> None:
-    pytest.importorskip("dratify", reason="pip install 'cp-sudoku[proof]'")
+    pytest.importorskip("dratify", reason='pip install -e ".[proof]"')
     import json
 
     from cp_sudoku.verify.candidates import certify_candidates

@@ -94,7 +94,7 @@ def test_check_explain_text_and_solve_on_none() -> None:
 
 
 def test_candidates_certify_then_verify(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    pytest.importorskip("dratify", reason="pip install 'cp-sudoku[proof]'")
+    pytest.importorskip("dratify", reason='pip install -e ".[proof]"')
     made = invoke("candidates", THREE_SOLUTIONS, "--certify", str(tmp_path))
     assert made.exit_code == 1  # multiple
     assert "verified, 4 removed candidates refuted by a" in made.stdout

@@ -1,4 +1,5 @@
-/* The compiled search kernel of the ``kernel`` back end (cp_sudoku/backends/kernel.py).
+/* The compiled search kernel of the ``kernel`` back end (cp_sudoku/backends/kernel.py),
+ * and at the end the chain searches of the deduction engine (see there).
  *
  * Puzzles of all-different units and givens, any number of cells, n <= 64
  * values: a cell's candidates are one 64-bit mask (bit v - 1 for value v).
@@ -597,12 +598,16 @@ done:
 
 /* ---- Chain searches of the deduction engine (cp_sudoku/deduction/chains.py) ----
  *
- * The same breadth-first searches as chains.py's pure-Python _first_shortest and
- * _reach, over bit sets of candidates (candidate k = digit * cells + cell) held as
- * arrays of 64-bit words instead of Python ints: a link graph (chain_graph) keeps
- * each candidate's strong and weak partners; first_shortest and reach return what
- * the Python functions return, in the same order.  tests/test_deduction.py compares
- * the two on a sample of puzzles.
+ * The link graphs and searches of chains.py, over bit sets of candidates (candidate
+ * k = digit * cells + cell) held as arrays of 64-bit words instead of Python ints:
+ *   - chain_shape / chain_links: a grid's strong and weak links for one kind of chain,
+ *     as chains.py's _links and _digit_links build them;
+ *   - first_shortest, shortest_from: chains.py's _first_shortest and _shortest_from
+ *     (the same breadth-first searches, the same order, the same parents);
+ *   - forcing: the loop of chains.py's _agreements over the options of forcing chains,
+ *     with each branch's _reach.
+ * Each returns what the Python function returns.  The engine runs the pure-Python code
+ * when this extension is not built; tests/test_deduction.py compares the two paths.
  */
 
 static int grow(uint64_t **rows, Py_ssize_t *cap, Py_ssize_t need, Py_ssize_t W);
@@ -637,6 +642,9 @@ static int int_to_words(PyObject *value, uint64_t *out, Py_ssize_t words) {
 }
 
 static PyObject *words_to_int(const uint64_t *in, Py_ssize_t words) {
+    Py_ssize_t t = 0;
+    while (t < words && !in[t]) t++;
+    if (t == words) return PyLong_FromLong(0); /* (CPython 3.11 reads an unset digit for 0) */
 #if PY_VERSION_HEX >= 0x030D0000
     return PyLong_FromUnsignedNativeBytes(in, (size_t)(words * 8), Py_ASNATIVEBYTES_LITTLE_ENDIAN);
 #else
@@ -1050,49 +1058,6 @@ done:
     return result;
 }
 
-/* reach(graph, start): chains.py's _reach, (on, off, made_on, made_off). */
-static PyObject *k_reach(PyObject *self, PyObject *args) {
-    PyObject *capsule;
-    Py_ssize_t start;
-    if (!PyArg_ParseTuple(args, "On", &capsule, &start)) return NULL;
-    ChainGraph *g = graph_of(capsule);
-    if (!g) return NULL;
-    if (start < 0 || start >= g->bits) { PyErr_SetString(PyExc_ValueError, "start out of range"); return NULL; }
-    Py_ssize_t W = g->words;
-    uint64_t *buf = calloc(5 * (size_t)W, sizeof(uint64_t));
-    PyObject *made_on = PyList_New(0), *made_off = PyList_New(0), *result = NULL, *item;
-    if (!buf) { PyErr_NoMemory(); goto done; }
-    if (!made_on || !made_off) goto done;
-    uint64_t *on = buf, *off = on + W, *made = off + W, *fresh = made + W, *keys = fresh + W;
-    on[start / 64] = made[start / 64] = (uint64_t)1 << (start % 64);
-    if (!(item = words_to_int(made, W)) || PyList_Append(made_on, item) < 0) { Py_XDECREF(item); goto done; }
-    Py_DECREF(item);
-    while (any_bits(made, W)) {
-        union_rows(g, g->weak_row, g->weak, made, fresh);
-        for (Py_ssize_t t = 0; t < W; t++) {
-            fresh[t] &= ~off[t];
-            off[t] |= fresh[t];
-            keys[t] = fresh[t] & g->linked[t];
-        }
-        if (!(item = words_to_int(fresh, W)) || PyList_Append(made_off, item) < 0) { Py_XDECREF(item); goto done; }
-        Py_DECREF(item);
-        union_rows(g, g->strong_row, g->strong, keys, made);
-        for (Py_ssize_t t = 0; t < W; t++) {
-            made[t] &= ~on[t];
-            on[t] |= made[t];
-        }
-        if (!(item = words_to_int(made, W)) || PyList_Append(made_on, item) < 0) { Py_XDECREF(item); goto done; }
-        Py_DECREF(item);
-    }
-    PyObject *on_int = words_to_int(on, W), *off_int = words_to_int(off, W);
-    if (on_int && off_int) result = PyTuple_Pack(4, on_int, off_int, made_on, made_off);
-    Py_XDECREF(on_int); Py_XDECREF(off_int);
-done:
-    Py_XDECREF(made_on); Py_XDECREF(made_off);
-    free(buf);
-    return result;
-}
-
 /* One candidate's reach (chains.py's _reach): everything it implies when true, and per
  * level the candidates first made true (made_on, levels 0..n_on-1) and false. */
 typedef struct {
@@ -1242,14 +1207,14 @@ static PyMethodDef methods[] = {
     {"chain_links", k_chain_links, METH_VARARGS, "The link graph of a candidate grid, with linked and present."},
     {"shortest_from", k_shortest_from, METH_VARARGS, "chains.py's _shortest_from, compiled."},
     {"first_shortest", k_first_shortest, METH_VARARGS, "chains.py's _first_shortest, compiled."},
-    {"reach", k_reach, METH_VARARGS, "chains.py's _reach, compiled."},
     {"forcing", k_forcing, METH_VARARGS, "The branches' common conclusions of forcing chains."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_kernel",
-    "The compiled search kernel of the kernel back end (see cp_sudoku/backends/kernel.py).", -1,
+    "The compiled search kernel of the kernel back end (see cp_sudoku/backends/kernel.py) "
+    "and the deduction engine's chain searches (cp_sudoku/deduction/chains.py).", -1,
     methods,
 };
 

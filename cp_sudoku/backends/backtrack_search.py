@@ -348,6 +348,11 @@ class BacktrackingBackend(Backend):
             return self.max_tries or None
         return None if self.tries_per_solution is None else self.tries_per_solution * limit
 
+    def effort_words(self, limit: int) -> str | None:
+        """``effort limit (max_tries 100,000)``: the cap :meth:`cap` set."""
+        cap = self.cap(limit)
+        return None if cap is None else f"effort limit (max_tries {cap:,})"
+
     def search(self, puzzle: Puzzle, sink: Sink, clock: Clock, stats: dict[str, int]) -> bool:
         """Run :attr:`strategy` from the givens; complete unless a limit stopped it."""
         shift = 1 - puzzle.min_value

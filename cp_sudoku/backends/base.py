@@ -335,6 +335,8 @@ class Backend(ABC):
         complete = complete and not sink.full
         if not complete and stopped is None:
             stopped = self._stop_reason(sink, clock)
+            if stopped == "effort limit":
+                reason = self.effort_words(limit)
         return Result(
             backend=self.name,
             status=status_of(sink.count, complete),
@@ -346,6 +348,12 @@ class Backend(ABC):
             stopped=stopped,
             reason=reason,
         )
+
+    def effort_words(self, limit: int) -> str | None:
+        """What a stop by ``effort limit`` means for a search for ``limit`` solutions, as
+        :attr:`Result.reason` (``effort limit (max_tries 5)``); None when the back end
+        has no effort cap of its own."""
+        return None
 
     @staticmethod
     def _stop_reason(sink: Sink, clock: Clock) -> str:

@@ -41,7 +41,10 @@ def missing() -> str | None:
     try:
         import minizinc
     except ImportError:
-        return "the minizinc Python package is missing: pip install 'cp-sudoku[paradigms]'"
+        return (
+            "the minizinc Python package is missing: "
+            'pip install -e ".[paradigms]" in the project folder'
+        )
     if shutil.which("minizinc") is None:
         return f"the minizinc executable is not on PATH: {INSTALL}"
     try:

@@ -11,7 +11,7 @@ import click
 from rich.console import Console
 
 from cp_sudoku.backends import DEFAULT_BACKENDS
-from cp_sudoku.bench import Record, run_bench, table
+from cp_sudoku.bench import Record, footnotes, run_bench, table
 from cp_sudoku.cli import exits
 from cp_sudoku.cli.options import backend_option, count_option, time_limit_option
 
@@ -66,9 +66,9 @@ def bench(
     def progress(record: Record) -> None:
         shown.append(record)
         tally.done += 1
+        rate = f"{record.per_second:,.0f}/s" if record.settled else "none settled (all unknown)"
         console.print(
-            f"bench: {record.dataset} / {record.backend}: {record.puzzles:,} puzzles, "
-            f"{record.per_second:,.0f}/s"
+            f"bench: {record.dataset} / {record.backend}: {record.puzzles:,} puzzles, {rate}"
         )
 
     report = run_bench(
@@ -88,8 +88,8 @@ def bench(
     if not out.is_terminal:
         out = Console(width=160)  # a file or pipe: the whole table, unwrapped
     out.print(table(shown))
-    if any(record.baseline for record in shown):
-        click.echo(f"* baseline, on the first {baseline_puzzles} puzzles of each set")
+    for note in footnotes(shown, baseline_puzzles):
+        click.echo(note)
     code = exits.BAD_INPUT if errors else exits.OK
     for record in shown:
         if record.rejected:

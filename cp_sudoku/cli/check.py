@@ -109,7 +109,7 @@ def check(
             tally.finish(io.out, _line(outcome, as_json, io.err, explain, plan.time_limit))
             io.advance(1)
     used = summary.workers or jobs
-    where = f"--jobs {jobs}" if used == jobs else f"--jobs {jobs} capped at {used}"
+    where = f"--jobs {jobs} capped at {used}" if asked and used != jobs else f"--jobs {used}"
     print_summary(console, summary, table["cluster"] or where, table["output"])
     sys.exit(summary.code)
 
@@ -129,9 +129,10 @@ def _line(
         err(f"cp-sudoku: error: {entry.error}")
         # every input puzzle has its line on stdout, a bad one included
         return json.dumps(error_record(entry)) if as_json else f"{entry.label}  invalid"
-    for line in problems(entry.label, checked.verdict, checked.mismatch):
-        err(line)
     verdict, puzzle = checked.verdict, entry.puzzle
+    if verdict.disagreements or checked.mismatch:
+        for line in problems(entry.label, verdict, checked.mismatch):
+            err(line)
     wanted = explain and puzzle and explained(verdict)
     core = why_none(puzzle, time_limit=time_limit) if wanted else None
     if as_json:
@@ -155,8 +156,8 @@ def text_line(entry: Entry, checked: Checked) -> str:
     line = f"{entry.label}  {verdict.status:<8}  {solution}  {times}"
     if verdict.status == "multiple":  # which grids were found varies with --jobs: not shown
         line += f"  {count_words(verdict)}"
-    if verdict.reason:
-        line += f"  reason: {verdict.reason}"
+    if verdict.reason:  # an unknown's reason names each back end: no "reason:" before it
+        line += f"  reason: {verdict.reason}" if verdict.status == "none" else f"  {verdict.reason}"
     for name, result in verdict.results.items():
         if result.stopped == DECLINED:
             line += f"  {name} declined: {result.reason}"

@@ -112,9 +112,14 @@ def _receivers(flag: str, target: str | None, key: str, names: tuple[str, ...]) 
     chosen = [name for name in names if key in backend_class(name).options]
     if not chosen:
         declaring = [name for name in available() if key in backend_class(name).options]
-        owners = ", ".join(declaring) if declaring else "no back end"
+        if not declaring:
+            keys = dict.fromkeys(k for name in available() for k in backend_class(name).options)
+            raise UsageError(
+                f"{flag} {key}: no back end has an option {key!r} (options: {', '.join(keys)})"
+            )
         raise UsageError(
-            f"{flag} applies to the back ends with option {key!r} ({owners}), and none is chosen"
+            f"{flag} applies to the back ends with option {key!r} ({', '.join(declaring)}), "
+            "and none is chosen"
         )
     return chosen
 

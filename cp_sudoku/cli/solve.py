@@ -87,7 +87,8 @@ def _text(
         if result.stopped == "declined":
             lines.append(f"  {name}: declined, left out of the verdict ({result.reason})")
             continue
+        stats = format_stats(result.stats)
         lines.append(
-            f"  {name}: {result.status} in {ms(result.seconds)} ({format_stats(result.stats)})"
+            f"  {name}: {result.status} in {ms(result.seconds)}" + (f" ({stats})" if stats else "")
         )
     return "\n".join(lines)

@@ -16,6 +16,9 @@ weak links, so one search finds both.  The kinds differ in the links they may us
 bivalue cells and weak links between cells; an AIC any.  Ratings are Sudoku Explainer's
 (``Forcing X-Chain``/``Y-Chain`` 6.6, ``Forcing Chain`` 7.0, ``Cell``/``Region Forcing
 Chains`` 8.0), plus its length bonus (:func:`length_bonus`).
+
+The link graphs and searches run in the C extension when it is built (:data:`COMPILED`),
+else in the pure-Python code here; both take the same steps.
 """
 
 from __future__ import annotations
@@ -61,12 +64,14 @@ def _compiled() -> ModuleType | None:
         found = import_module("cp_sudoku.backends._kernel")
     except ImportError:
         return None
-    return found if hasattr(found, "first_shortest") else None
+    needed = ("chain_shape", "chain_links", "first_shortest", "shortest_from", "forcing")
+    return found if all(hasattr(found, name) for name in needed) else None
 
 
-#: The compiled :func:`_first_shortest` and :func:`_reach` (``cp_sudoku/backends/_kernel.c``:
-#: the same searches over arrays of 64-bit words), or None.  Both paths give the same
-#: results (tests/test_deduction.py compares them).
+#: The compiled link graphs and searches (``cp_sudoku/backends/_kernel.c``: what
+#: :func:`_links`, :func:`_digit_links`, :func:`_first_shortest`, :func:`_shortest_from`
+#: and :func:`_agreements` compute, over arrays of 64-bit words), or None.  Both paths
+#: give the same results (tests/test_deduction.py compares them).
 COMPILED = _compiled()
 
 
@@ -397,8 +402,6 @@ def _notation(links: Links, nodes: tuple[int, ...]) -> str:
 def _reach(links: Links, start: int) -> tuple[int, int, list[int], list[int]]:
     """Everything ``start on`` implies: the candidates made true, those made false, and
     per level those first made true (at 1, 3, 5 ... nodes) and false (2, 4, 6 ...)."""
-    if links.graph is not None:
-        return COMPILED.reach(links.graph, start)  # type: ignore[union-attr]
     weak, strong, linked = links.weak, links.strong, links.linked
     on, off = 1 << start, 0
     made_on, made_off = [on], []

@@ -7,6 +7,7 @@ and the technique mix the count of steps per technique.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -32,16 +33,18 @@ def band_of(rating: float) -> str:
 
 
 def band_range(name: str) -> tuple[float, float]:
-    """The ratings of band ``name``: ``(lowest, above)``.
+    """The ratings of band ``name``: ``(lowest, above)``; ``name+`` (``hard+``, as
+    ``generate --grade`` takes it) is that band and every harder one: ``(lowest, inf)``.
 
     Raises:
         UsageError: an unknown band, naming the bands.
     """
+    band_name = name.removesuffix("+")
     for band, low, high in BANDS:
-        if band == name:
-            return low, high
+        if band == band_name:
+            return (low, math.inf) if name.endswith("+") else (low, high)
     known = ", ".join(band for band, _, _ in BANDS)
-    raise UsageError(f"unknown grade {name!r}: expected one of {known}")
+    raise UsageError(f"unknown grade {name!r}: expected one of {known}, or BAND+ and harder")
 
 
 @dataclass(frozen=True)

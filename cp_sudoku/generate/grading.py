@@ -44,9 +44,8 @@ def parse_target(grade: str | None = None, rating: str | None = None) -> Target 
 
     if grade is not None:
         name = grade.strip().lower()
-        above = name.endswith("+")
-        low, high = band_range(name.rstrip("+"))
-        return Target(low, math.inf if above else high, name)
+        low, high = band_range(name)
+        return Target(low, high, name)
     text = (rating or "").strip()
     low_text, dash, high_text = text.partition("-")
     try:

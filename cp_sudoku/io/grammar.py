@@ -34,6 +34,8 @@ Token = tuple[str, int]
 
 def strip_comment(line: str) -> str:
     """``line`` without its line ending and its trailing ``# comment``, if any."""
+    if "#" not in line:  # the usual line: no comment, no search
+        return line.rstrip()
     return _COMMENT.sub("", line.rstrip("\r\n")).rstrip()
 
 

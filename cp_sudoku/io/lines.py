@@ -129,7 +129,9 @@ def parse_line(
         box: (rows, columns) of a box; default the squarest.
         alphabet: the symbols (an :class:`Alphabet` or its ``--alphabet``
             spelling); default: inferred when certain.
-        source, line: where the text comes from, for messages.
+        source, line: where the text comes from, for messages; neither given,
+            ``<string>`` line 1 (``<string>:1:5: unexpected symbol 'x' ...``,
+            as the CLI's ``<argument>:1:5: ...``).
         size: the n every puzzle of this source has (from an earlier line).
 
     Raises:
@@ -139,7 +141,22 @@ def parse_line(
             symbols (naming ``--alphabet``); a box that does not fit; givens
             that clash (naming the value, both cells and the unit).
     """
-    where = Where(source, line)
+    try:
+        return _parse_line(text, box, alphabet, Where(source, line), size)
+    except PuzzleError as error:
+        if source is None and line is None:  # the place, not the puzzle's name: that stays ""
+            raise error.located("<string>", 1) from None
+        raise
+
+
+def _parse_line(
+    text: str,
+    box: tuple[int, int] | None,
+    alphabet: Alphabet | str | None,
+    where: Where,
+    size: int | None,
+) -> Puzzle:
+    """:func:`parse_line`, with its place as a :class:`Where`."""
     if not isinstance(text, str):
         raise where.error(
             f"expected the puzzle as a string of n*n symbols, got {type(text).__name__}"

@@ -172,18 +172,14 @@ def detect_format(head: Sequence[str], source: str = "<input>") -> str:
     if any("|" in t or SEPARATOR.match(t) for t in block):
         return "grid"
     width = len(symbols(block[0], None, row=True)[0])
-    rows = 0
-    for text in block:
-        if len(symbols(text, None, row=True)[0]) != width:
-            break
-        rows += 1
-    if width < 2 or rows < width:
-        return "line"
     grid_ok = width <= 36 or numbers_layout(tokens(block[0]), width)
-    line_ok = _line_puzzle(block[0])
-    if grid_ok and not line_ok:
+    if width < 2 or not grid_ok or len(block) < width:  # too few rows for a grid (no pass)
+        return "line"
+    if any(len(symbols(text, None, row=True)[0]) != width for text in block[:width]):
+        return "line"  # a grid's first `width` rows are `width` symbols wide
+    if not _line_puzzle(block[0]):
         return "grid"
-    if grid_ok and len(block) == width and ended:
+    if len(block) == width and ended:
         raise PuzzleError(
             f"ambiguous layout: {width} lines of {width} symbols read as one {width}x{width} "
             f"grid or as {width} puzzles of one line each; name one with --format grid "

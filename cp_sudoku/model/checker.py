@@ -23,7 +23,7 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     if len(grid) != len(puzzle.cells):
         return [f"grid has {len(grid)} values, expected {len(puzzle.cells)}"]
     values = puzzle.values
-    if set(map(type, grid)) != {int} or not _value_set(values).issuperset(grid):
+    if set(map(type, grid)) != {int} or (packed := _in_range(grid, values)) is None:
         return [
             f"{cell_name(cell)} is {v}, outside {puzzle.min_value}..{puzzle.max_value}"
             for cell, v in zip(puzzle.cells, grid, strict=True)
@@ -35,10 +35,9 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
         for cell, v in puzzle.givens.items()
         if grid[index[cell]] != v
     ]
-    readers = puzzle.readers
-    if puzzle.only_units and not _layers(puzzle).repeat(grid):
+    if puzzle.only_units and not _layers(puzzle).repeat(grid, packed):
         return problems  # else the loop below names each unit that repeats a value
-    for constraint, read in zip(puzzle.constraints, readers, strict=True):
+    for constraint, read in zip(puzzle.constraints, puzzle.readers, strict=True):
         if not constraint.holds(read(grid)):
             what = constraint.describe()
             broken = "repeats a value" if isinstance(constraint, Unit) else "does not hold"
@@ -90,12 +89,12 @@ class _Layers:
         self.rest = tuple(r for i, r in enumerate(puzzle.readers) if i not in kept)
         self.size = size
 
-    def repeat(self, grid: Sequence[int]) -> bool:
+    def repeat(self, grid: Sequence[int], packed: bytes) -> bool:
         """Whether some unit repeats a value in ``grid``: integers in the value range,
-        one per cell (checked before)."""
+        one per cell (checked before), ``packed`` as :func:`_in_range` gives them."""
         size = self.size
-        if self.layers:
-            values = int.from_bytes(bytes(grid), "little")
+        if self.layers:  # the values fit in a byte: ``packed`` is the grid's bytes
+            values = int.from_bytes(packed, "little")
             for offset, keys in self.layers:
                 absent = keys.translate(None, (values + offset).to_bytes(size, "little"))
                 if len(keys) - len(absent) != size:  # fewer different keys than cells
@@ -125,10 +124,25 @@ def _layers(puzzle: Puzzle) -> _Layers:
     return layers
 
 
+def _in_range(grid: Sequence[int], values: range) -> bytes | None:
+    """Whether every value of ``grid`` (integers) is in ``values``: None when one is not;
+    else, when ``values`` fit in a byte, the grid as bytes (one C pass tells both: the
+    bytes of the grid that are not values), and else ``b""``."""
+    allowed, every = _value_set(values)
+    if allowed is None:
+        return b"" if every.issuperset(grid) else None
+    try:
+        packed = bytes(grid)
+    except ValueError:  # a value outside 0..255
+        return None
+    return None if packed.translate(None, allowed) else packed
+
+
 @cache
-def _value_set(values: range) -> frozenset[int]:
-    """The values of a range as a set, made once per range."""
-    return frozenset(values)
+def _value_set(values: range) -> tuple[bytes | None, frozenset[int]]:
+    """The values of a range as bytes (None past a byte) and as a set, made once per range."""
+    fits = values.start >= 0 and values.stop <= 256
+    return (bytes(values) if fits else None), frozenset(values)
 
 
 def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:

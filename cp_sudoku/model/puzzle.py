@@ -259,16 +259,15 @@ class Puzzle:
         """
         if len(grid) != len(self.cells):
             raise PuzzleError(f"a grid of {len(grid)} values for {len(self.cells)} cells")
-        if max(grid, default=0) > self.max_value:
+        if grid.translate(None, bytes(range(min(self.max_value, 255) + 1))):  # a value past it
             place = next(i for i, value in enumerate(grid) if value > self.max_value)
             raise PuzzleError(
                 f"given {grid[place]} at {cell_name(self.cells[place])} is out of range "
                 f"{self.min_value}..{self.max_value}",
                 cells=[self.cells[place]],
             )
-        return self._copy(
-            dict(zip(compress(self.cells, grid), compress(grid, grid), strict=True)), name
-        )
+        givens = zip(compress(self.cells, grid), grid.replace(b"\0", b""), strict=True)
+        return self._copy(dict(givens), name)
 
     def _copy(self, givens: dict[Cell, int], name: str) -> Puzzle:
         """This puzzle, with the fields and the views worked out so far, but ``givens`` and

@@ -85,7 +85,9 @@ def check_run(
     if resume and output is None:
         raise UsageError("--resume needs --output PATH")
     if output is not None and table_format(output) == "parquet" and find_spec("pyarrow") is None:
-        raise UsageError("Parquet output needs pyarrow: pip install 'cp-sudoku[parquet]'")
+        raise UsageError(
+            'Parquet output needs pyarrow: pip install -e ".[parquet]" in the project folder'
+        )
     if output is not None and reading.path is None:
         raise UsageError("--output needs a file (one puzzle per line, or CSV)")
     if resume and output is not None and Spool.complete(output):

@@ -20,6 +20,7 @@ comes with the ``cluster`` extra.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import uuid
@@ -132,14 +133,17 @@ def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise UsageError("--cluster needs Dask: pip install 'cp-sudoku[cluster]'") from None
+        raise UsageError(
+            '--cluster needs Dask: pip install -e ".[cluster]" in the project folder'
+        ) from None
     if found.address is not None:
-        with Client(found.address, timeout="20s") as client:  # type: ignore[no-untyped-call]
+        with _quiet(), Client(found.address, timeout="20s") as client:  # type: ignore[no-untyped-call]
             workers = sum(client.nthreads().values()) or 1
             with _stopped(Dask(client, workers, [])) as chosen:
                 yield chosen
         return
-    with (
+    with (  # left in reverse: the client closes first, then the cluster, then _quiet ends
+        _quiet(),
         LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=found.workers,
             threads_per_worker=1,
@@ -150,7 +154,7 @@ def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
         Client(local) as client,  # type: ignore[no-untyped-call]
     ):
         pids = list(client.run(os.getpid).values())
-        client.run(_watch_parent, os.getpid())  # a worker outlives no killed run
+        client.run(_watch_parent, os.getpid())  # a worker outlives no killed run, logs no noise
         with _stopped(Dask(client, found.workers or 1, pids)) as chosen:
             yield chosen
 
@@ -168,6 +172,35 @@ def _stopped(chosen: Executor) -> Iterator[Executor]:
 
 
 def _watch_parent(parent: int) -> None:
-    """On a local cluster's worker, whose parent is this run's process: end with it."""
+    """On a local cluster's worker, whose parent is this run's process: end with it, and
+    keep ``distributed``'s log off stderr (:func:`_silence`)."""
+    _silence()
     if os.getppid() == parent:
         exit_with_parent(parent)
+
+
+def _silence() -> list[tuple[logging.Logger, int]]:
+    """Raise ``distributed``'s loggers in this process to CRITICAL; their levels before.
+
+    Dask logs the noise of an ordinary end on stderr: a worker's heartbeat cut by the
+    scheduler's shutdown (an ERROR and a traceback), keys "forgotten" after an interrupt.
+    The run's own messages say what happened; these would read as failures.
+    """
+    names = [n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
+    loggers = [logging.getLogger("distributed"), *map(logging.getLogger, names)]
+    before = [(logger, logger.level) for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    return before
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """:func:`_silence` in this process while the block runs (the scheduler and the
+    nannies of a local cluster live here), the levels restored after."""
+    before = _silence()
+    try:
+        yield
+    finally:
+        for logger, level in before:
+            logger.setLevel(level)

@@ -14,8 +14,10 @@ column                      type       meaning
 ``solution``                string     the grid in the puzzle's alphabet when unique, else null
 ``agree``                   bool       no back end contradicted another and every grid
                                        passed the checker; null when invalid
-``matches_stated``          bool       the verdict agrees with the solution the source
-                                       states; null when it states none
+``matches_stated``          bool       the stated solution is a solution the verdict
+                                       does not contradict (``unique``: the one found;
+                                       ``multiple``, ``unknown``: one of them); null
+                                       when the source states none
 ``disagreements``           string     what the back ends contradicted (``; ``-joined), or null
 ``error``                   string     why the line is not a puzzle (``file:line:column:
                                        message``), or null

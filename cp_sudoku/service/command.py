@@ -148,7 +148,9 @@ def serve(
             f"with: {MAKE_ONE})"
         )
     if find_spec("uvicorn") is None or find_spec("fastapi") is None:
-        raise UsageError("serve needs the web stack: pip install 'cp-sudoku[service]'")
+        raise UsageError(
+            'serve needs the web stack: pip install -e ".[service]" in the project folder'
+        )
     import uvicorn
 
     from cp_sudoku.service.app import Settings, create_app

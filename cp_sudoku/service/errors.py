@@ -1,5 +1,6 @@
 """The service's error answers: JSON ``{"error": ...}`` with the HTTP status, one handler each.
 
+400 for a body that is not JSON (where it breaks: line, column, character),
 422 for input the server cannot use (with the CLI's located message and its
 ``source``, ``line``, ``column``), 413 past a size limit, 404 for an unknown
 job or file, 503 with ``Retry-After`` when every worker is busy and the queue
@@ -8,6 +9,7 @@ is full.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -40,12 +42,30 @@ def validation_message(failure: RequestValidationError) -> str:
     return f"{where}: {said}" if where else said
 
 
+def not_json(failure: RequestValidationError) -> str | None:
+    """For a body that is not JSON, ``the body is not valid JSON: Expecting value at line 1
+    column 1 (char 0)`` (FastAPI keeps the decoder's words and position); else None."""
+    first = failure.errors()[0]
+    if first.get("type") != "json_invalid":
+        return None
+    body = failure.body
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body or "")
+    at = first["loc"][-1] if isinstance(first["loc"][-1], int) else 0
+    said = json.JSONDecodeError(str(first.get("ctx", {}).get("error", "invalid")), text, at)
+    at_words = said.msg if said.msg.endswith(" at") else f"{said.msg} at"  # "starting at"
+    return (
+        f"the body is not valid JSON: {at_words} line {said.lineno} column {said.colno} "
+        f"(char {said.pos})"
+    )
+
+
 def install(app: FastAPI) -> None:
     """Register the error handlers on ``app``."""
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, failure: RequestValidationError) -> JSONResponse:
-        return error(422, validation_message(failure))
+        broken = not_json(failure)
+        return error(400, broken) if broken else error(422, validation_message(failure))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, failure: StarletteHTTPException) -> JSONResponse:

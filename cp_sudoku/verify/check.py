@@ -67,7 +67,7 @@ def _dratify() -> ModuleType:
         import dratify
     except ImportError:
         raise UsageError(
-            "proofs need the dratify checker: pip install 'cp-sudoku[proof]'"
+            'proofs need the dratify checker: pip install -e ".[proof]" in the project folder'
         ) from None
     return dratify
 

@@ -60,7 +60,8 @@ def exact_count(verdict: Verdict) -> int | None:
 
 def count_words(verdict: Verdict) -> str:
     """What is known of the number of solutions: ``no solution``, ``exactly 2 solutions``,
-    ``at least 2 solutions (search stopped at the limit)``.
+    ``at least 2 solutions (search stopped at the limit)``, ``no solution found before
+    the search stopped``.
 
     A lower bound is what one back end found, never the sum over back ends:
     with ``--limit 2`` and three back ends that each found two different
@@ -75,5 +76,7 @@ def count_words(verdict: Verdict) -> str:
     counted = [r for r in verdict.results.values() if r.stopped != "declined"]
     found = max((r.count for r in counted), default=0)
     stopped = {r.stopped for r in counted if r.stopped is not None}
+    if not found:
+        return "no solution found before the search stopped"
     why = "at the limit" if stopped <= {"solution limit"} else "before the end"
     return f"at least {found:,} solution{'s' if found != 1 else ''} (search stopped {why})"
