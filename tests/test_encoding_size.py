@@ -25,6 +25,7 @@ from cp_sudoku.encodings.size import (
     measures,
     unit_clauses,
 )
+from cp_sudoku.io import parse_text
 from cp_sudoku.kinds.futoshiki import futoshiki
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.sudoku import sudoku
@@ -125,6 +126,25 @@ def test_a_20x20_kenken_with_a_huge_product_gets_a_verdict(backend: str) -> None
     assert result.status == "unique", result
     assert result.solutions[0][:15] == tuple(range(1, 16))
     assert is_solution(puzzle, result.solutions[0])
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "linear 99999999999 r1c1 1 r1c2 == 100000000001",
+        "linear 1 r1c1 1 r1c2 == 2147483647",
+        "relation ratio 99999999999 r4c1 r4c2",
+    ],
+)
+def test_minizinc_declines_a_number_past_gecodes_integers(rule: str) -> None:
+    """A 12-digit coefficient, right-hand side or ratio (the text format takes them) ended
+    in exit 70: Gecode's FlatZinc parser refused the literal ("invalid integer literal")."""
+    if missing() is not None:
+        pytest.skip(f"minizinc is not installed: {INSTALL}")
+    puzzle = parse_text(f"kind: sudoku\ngrid:\n....\n....\n....\n....\nconstraints:\n{rule}\n")
+    result = get_backend("minizinc").solve(puzzle, time_limit=60)
+    assert (result.status, result.stopped) == ("unknown", "declined"), result
+    assert "past Gecode's integers" in (result.reason or "")
 
 
 def test_the_default_cross_check_agrees_on_the_20x20_kenken() -> None:

@@ -244,7 +244,10 @@ def _ace() -> Path | None:
 def solve_xcsp3(puzzle: Puzzle, path: Path) -> set[Grid]:
     jar = _ace()
     if jar is None:
-        pytest.skip("XCSP3 round trip needs java and pycsp3's ACE solver (pip install pycsp3)")
+        pytest.skip(
+            "XCSP3 round trip needs java and pycsp3's ACE solver: "
+            'pip install -e ".[paradigms]" and a java runtime'
+        )
     run = subprocess.run(
         ["java", "-jar", str(jar), str(path), f"-s={LIMIT}"],
         capture_output=True,

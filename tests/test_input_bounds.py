@@ -255,8 +255,12 @@ def _check_limited(path: Path, *options: str) -> subprocess.CompletedProcess[str
             "kind: kakuro\ngrid:\n" + ("x " + "_ " * 999 + "\n") * 1000,
             "a Kakuro has at most 100 rows of 100 squares",
         ),
+        (  # the rule listed its 10**22 cells before the size was checked: all memory
+            BOX.format(box=2) + "constraints:\nantiknight 99999999999 99999999999\n",
+            "antiknight: a grid of 99999999999x99999999999 cells: expected 1 to 100",
+        ),
     ],
-    ids=["10 MB line", "1000x1000 kakuro"],
+    ids=["10 MB line", "1000x1000 kakuro", "antiknight of 10**22 cells"],
 )
 def test_the_worst_inputs_run_in_2_gib(tmp_path: Path, first: str, says: str) -> None:
     path = tmp_path / "big.txt"

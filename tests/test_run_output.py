@@ -144,7 +144,8 @@ def test_the_documented_duckdb_queries_run_on_the_tables(
     )
     assert {status for status, _, _ in by_status} >= {"unique", "invalid"}
     assert all(ms > 0 for status, _, ms in by_status if status != "invalid")
-    assert sorted(duckdb.sql(statements[1]).fetchall()) == sorted(by_status)
+    again = duckdb.sql(statements[1]).fetchall()  # the same query (the mean's float may vary)
+    assert sorted(row[:2] for row in again) == sorted(row[:2] for row in by_status)
     assert duckdb.sql(statements[2]).fetchall() == []  # every back end agrees
     contradicted = sum(row["matches_stated"] is False for row in table)
     assert duckdb.sql(statements[3]).fetchall() == [(contradicted,)] == [(0,)]

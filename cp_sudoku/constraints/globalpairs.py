@@ -39,6 +39,7 @@ from cp_sudoku.constraints.base import (
 from cp_sudoku.constraints.linebase import adjacent_pairs, grid_cells, value_pairs
 from cp_sudoku.constraints.primitives import AllDifferent, Pair, Primitive
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
+from cp_sudoku.numbers import MAX_SIZE
 
 if TYPE_CHECKING:
     from cp_sudoku.model.puzzle import Puzzle
@@ -66,18 +67,22 @@ class GridRule(Constraint):
     """A rule on pairs of cells of a ``rows`` x ``cols`` grid; subclasses give the pairs.
 
     Raises:
-        PuzzleError: a size below 1.
+        PuzzleError: a size below 1 or past :data:`~cp_sudoku.numbers.MAX_SIZE` (checked
+            before its cells are listed: a 12-digit size from the text took all memory).
     """
 
     rows: int = 9
     cols: int = 9
 
     def __init__(self, rows: int, cols: int) -> None:
+        if not (1 <= rows <= MAX_SIZE and 1 <= cols <= MAX_SIZE):
+            raise PuzzleError(
+                f"{self.type_name}: a grid of {rows}x{cols} cells: expected 1 to {MAX_SIZE} "
+                "rows and columns"
+            )
         object.__setattr__(self, "cells", grid_cells(rows, cols))
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
-        if rows < 1 or cols < 1:
-            raise PuzzleError(f"{self.type_name}: a grid of {rows}x{cols} cells")
 
     def pairs(self) -> Iterable[CellPair]:
         """The pairs the rule applies to."""

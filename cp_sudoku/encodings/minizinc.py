@@ -17,7 +17,8 @@ The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
   bound (the largest value to the power of the cells) reaches 2**62 is
   chained through partial products in ``1..target`` (values >= 1): MiniZinc
   would otherwise write bounds past 64 bits, which Gecode cannot read.  Such
-  a cage with a target past Gecode's integers (:data:`GECODE_MAX`) is declined;
+  a cage with a target past Gecode's integers (:data:`GECODE_MAX`) is declined,
+  as is any rule holding a number past them (a linear coefficient, a ratio);
 - a :class:`~cp_sudoku.model.Relation`: ``<``, ``abs(a - b) > 1``,
   ``abs(a - b) = k``, the ratio disjunction;
 - a :class:`~cp_sudoku.model.Visibility` clue: the buildings seen, each a
@@ -35,6 +36,7 @@ worst, :class:`~cp_sudoku.constraints.TableTooLarge` past the cap).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -54,6 +56,8 @@ from cp_sudoku.model import (
 
 #: The largest integer Gecode holds (``Gecode::Int::Limits::max``).
 GECODE_MAX = 2**31 - 2
+#: An integer literal in a rule (not the digits of a name such as ``p_12``).
+_NUMBER = re.compile(r"(?<![\w.])\d+")
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,14 @@ class _Writer(TextWriter):
         return "[" + ", ".join(self.ref(c) for c in constraint.cells) + "]"
 
     def rule(self, text: str, note: str) -> None:
+        """``constraint text;``, declined when it holds a number past Gecode's integers
+        (Gecode's FlatZinc parser refused one, a 12-digit linear coefficient or ratio:
+        exit 70 before)."""
+        if any(abs(int(number)) > GECODE_MAX for number in _NUMBER.findall(text)):
+            raise Unsupported(
+                f"not supported by minizinc: {note}: a number past Gecode's integers "
+                f"(at most {GECODE_MAX:,})"
+            )
         self.lines.append(f"constraint {text};  % {note}")
 
     def unit(self, unit: Unit | AllDifferent) -> None:
