@@ -881,6 +881,29 @@ static const uint64_t *row(const ChainGraph *g, const int32_t *row_of, const uin
     return r >= 0 ? rows + (Py_ssize_t)r * g->words : zero;
 }
 
+/* One level of a search over the links in rows_of/rows: every candidate linked to one of
+ * from[0..n_from) and not yet in seen is added to seen, gets its parent, and is written to
+ * out in the order met; returns how many. */
+static Py_ssize_t advance(const ChainGraph *g, const int32_t *row_of, const uint64_t *rows,
+                          const Py_ssize_t *from, Py_ssize_t n_from, uint64_t *seen,
+                          int32_t *parent, Py_ssize_t *out, const uint64_t *zero) {
+    Py_ssize_t n_out = 0, W = g->words;
+    for (Py_ssize_t f = 0; f < n_from; f++) {
+        Py_ssize_t u = from[f];
+        const uint64_t *linked = row(g, row_of, rows, u, zero);
+        for (Py_ssize_t j = 0; j < W; j++) {
+            uint64_t fresh = linked[j] & ~seen[j];
+            seen[j] |= fresh;
+            for (; fresh; fresh &= fresh - 1) {
+                Py_ssize_t v = j * 64 + __builtin_ctzll(fresh);
+                parent[v] = (int32_t)u;
+                out[n_out++] = v;
+            }
+        }
+    }
+    return n_out;
+}
+
 /* first_shortest(graph, starts, limit): chains.py's _first_shortest. */
 static PyObject *k_first_shortest(PyObject *self, PyObject *args) {
     PyObject *capsule, *starts;
@@ -994,20 +1017,8 @@ static PyObject *k_shortest_from(PyObject *self, PyObject *args) {
     Py_ssize_t n_front = 1, nodes = 1;
     frontier[0] = w;
     while (n_front && nodes + 1 <= limit) {
-        Py_ssize_t n_reached = 0;
-        for (Py_ssize_t f = 0; f < n_front; f++) {
-            Py_ssize_t u = frontier[f];
-            const uint64_t *su = row(g, g->strong_row, g->strong, u, zero);
-            for (Py_ssize_t j = 0; j < W; j++) {
-                uint64_t fresh = su[j] & ~seen_on[j];
-                seen_on[j] |= fresh;
-                for (; fresh; fresh &= fresh - 1) {
-                    Py_ssize_t v = j * 64 + __builtin_ctzll(fresh);
-                    parent[K + v] = (int32_t)u;
-                    reached[n_reached++] = v;
-                }
-            }
-        }
+        Py_ssize_t n_reached = advance(g, g->strong_row, g->strong, frontier, n_front, seen_on,
+                                       parent + K, reached, zero);
         nodes += 1;
         for (Py_ssize_t r = 0; r < n_reached; r++) {
             Py_ssize_t y = reached[r];
@@ -1037,19 +1048,8 @@ static PyObject *k_shortest_from(PyObject *self, PyObject *args) {
         }
         n_front = 0;
         if (nodes + 2 > limit) break;
-        for (Py_ssize_t r = 0; r < n_reached; r++) {
-            Py_ssize_t y = reached[r];
-            const uint64_t *wy = row(g, g->weak_row, g->weak, y, zero);
-            for (Py_ssize_t j = 0; j < W; j++) {
-                uint64_t fresh = wy[j] & ~seen_off[j];
-                seen_off[j] |= fresh;
-                for (; fresh; fresh &= fresh - 1) {
-                    Py_ssize_t v = j * 64 + __builtin_ctzll(fresh);
-                    parent[v] = (int32_t)y;
-                    frontier[n_front++] = v;
-                }
-            }
-        }
+        n_front = advance(g, g->weak_row, g->weak, reached, n_reached, seen_off, parent, frontier,
+                          zero);
         nodes += 1;
     }
     result = Py_NewRef(Py_None);
