@@ -55,10 +55,8 @@ def exponent_sums(target: int, values: tuple[int, ...]) -> tuple[ExponentSum, ..
     rest = target
     sums = []
     for p in primes:
-        total = 0
-        while rest % p == 0:
-            rest //= p
-            total += 1
+        total = _exponent(rest, p)
+        rest //= p**total
         sums.append(ExponentSum(p, {v: _exponent(v, p) for v in values}, total))
     if rest != 1:
         sums.append(ExponentSum(rest, dict.fromkeys(values, 0), 1))
@@ -78,6 +76,7 @@ def _primes(value: int) -> list[int]:
 
 
 def _exponent(value: int, prime: int) -> int:
+    """The exponent of ``prime`` in ``value`` (>= 1)."""
     count = 0
     while value % prime == 0:
         value //= prime
