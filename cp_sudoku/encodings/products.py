@@ -63,6 +63,25 @@ def exponent_sums(target: int, values: tuple[int, ...]) -> tuple[ExponentSum, ..
     return tuple(sums)
 
 
+def weighted_sums(
+    op: str, target: int, values: tuple[int, ...]
+) -> list[tuple[dict[int, int], int]]:
+    """The cage ``op`` (``+`` or ``*``) to ``target``, over cells taking ``values``, as
+    ``(weights, total)`` pairs that must all hold: the weights of the cells' values add up
+    to ``total``.  ``+``: one pair, each value its own weight; ``*``: one per
+    :func:`exponent_sums` (values at least 1).  The form the MIP's rows and the
+    backtracker's :class:`~cp_sudoku.backends.backtrack_rules.Sums` take.
+
+    Raises:
+        ValueError: ``op`` is neither ``+`` nor ``*``.
+    """
+    if op == "+":
+        return [(dict(zip(values, values, strict=True)), target)]
+    if op == "*":
+        return [(part.exponents, part.total) for part in exponent_sums(target, values)]
+    raise ValueError(f"weighted_sums: op {op!r}, expected '+' or '*'")
+
+
 def _primes(value: int) -> list[int]:
     """The primes dividing ``value`` (>= 1), by trial division (values are small)."""
     found, p = [], 2
