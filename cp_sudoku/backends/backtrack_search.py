@@ -33,7 +33,7 @@ from cp_sudoku.constraints import AllDifferent, Constraint, Linear, Pair, Table
 from cp_sudoku.constraints.automaton import Automaton
 from cp_sudoku.constraints.base import check_deadline, checked
 from cp_sudoku.deduction.groups import group_peers
-from cp_sudoku.encodings.products import by_exponents, exponent_sums
+from cp_sudoku.encodings.products import by_exponents, weighted_sums
 from cp_sudoku.encodings.sums import digit_sets, is_distinct_sum
 from cp_sudoku.model import Cage, Puzzle, Unit
 
@@ -123,12 +123,12 @@ def _by_sums(puzzle: Puzzle, cage: Cage) -> Callable[[list[int], int, int], Rule
     :data:`SMALL_LINEAR` cells whose values may repeat by its sum; never a table that
     grows as the values to the power of the cells."""
     values = tuple(puzzle.values)
-    plain = [(dict(zip(values, values, strict=True)), cage.target)]
+    plain = weighted_sums("+", cage.target, values)
     if cage.op == "+" and not cage.distinct and len(cage.cells) > SMALL_LINEAR:
         return lambda members, n, shift: Sums(members, cage, plain, n, shift)
     if not by_exponents(cage, values):
         return None
-    primes = [(part.exponents, part.total) for part in exponent_sums(cage.target, values)]
+    primes = weighted_sums("*", cage.target, values)
     if cage.op == "*":
         return lambda members, n, shift: Sums(members, cage, primes, n, shift)
     return lambda members, n, shift: Either(

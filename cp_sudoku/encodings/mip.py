@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table, Visibility
 from cp_sudoku.encodings.dispatch import Step, compile_rules
-from cp_sudoku.encodings.products import by_exponents, exponent_sums
+from cp_sudoku.encodings.products import by_exponents, weighted_sums
 from cp_sudoku.encodings.size import MAX_MIP_CELL_VALUES, cell_values, within
 from cp_sudoku.model import (
     Cage,
@@ -231,12 +231,12 @@ class _Builder:
         positions = self.positions(cage)
         label = f"cage_{cell_name(cage.cells[0])}_product"
         values = tuple(self.puzzle.values)
-        primes = [(part.exponents, part.total) for part in exponent_sums(cage.target, values)]
+        primes = weighted_sums("*", cage.target, values)
         if cage.op == "*":
             self.sums(label, positions, primes, None)
         else:
             either = self.mip.add_var(f"{label}_is_sum")
-            plain = [(dict(zip(values, values, strict=True)), cage.target)]
+            plain = weighted_sums("+", cage.target, values)
             self.sums(f"{label}_sum", positions, plain, (either, 1))
             self.sums(label, positions, primes, (either, 0))
         self.distinct(cage, label, positions)

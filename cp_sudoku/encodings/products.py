@@ -55,14 +55,31 @@ def exponent_sums(target: int, values: tuple[int, ...]) -> tuple[ExponentSum, ..
     rest = target
     sums = []
     for p in primes:
-        total = 0
-        while rest % p == 0:
-            rest //= p
-            total += 1
+        total = _exponent(rest, p)
+        rest //= p**total
         sums.append(ExponentSum(p, {v: _exponent(v, p) for v in values}, total))
     if rest != 1:
         sums.append(ExponentSum(rest, dict.fromkeys(values, 0), 1))
     return tuple(sums)
+
+
+def weighted_sums(
+    op: str, target: int, values: tuple[int, ...]
+) -> list[tuple[dict[int, int], int]]:
+    """The cage ``op`` (``+`` or ``*``) to ``target``, over cells taking ``values``, as
+    ``(weights, total)`` pairs that must all hold: the weights of the cells' values add up
+    to ``total``.  ``+``: one pair, each value its own weight; ``*``: one per
+    :func:`exponent_sums` (values at least 1).  The form the MIP's rows and the
+    backtracker's :class:`~cp_sudoku.backends.backtrack_rules.Sums` take.
+
+    Raises:
+        ValueError: ``op`` is neither ``+`` nor ``*``.
+    """
+    if op == "+":
+        return [(dict(zip(values, values, strict=True)), target)]
+    if op == "*":
+        return [(part.exponents, part.total) for part in exponent_sums(target, values)]
+    raise ValueError(f"weighted_sums: op {op!r}, expected '+' or '*'")
 
 
 def _primes(value: int) -> list[int]:
@@ -78,6 +95,7 @@ def _primes(value: int) -> list[int]:
 
 
 def _exponent(value: int, prime: int) -> int:
+    """The exponent of ``prime`` in ``value`` (>= 1)."""
     count = 0
     while value % prime == 0:
         value //= prime
