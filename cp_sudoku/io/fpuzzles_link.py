@@ -113,18 +113,18 @@ def _decompressed_length(text: str, cap: int) -> int:
     0 and 1 a new 8- or 16-bit character, 2 the end, others a dictionary entry), tracking
     only each entry's length, so that a bomb is refused before it is decompressed."""
     values = [_VALUES.get(ch, 0) for ch in text]
-    state = {"value": values[0] if values else 0, "position": 32, "index": 1}
+    value, position, index = (values[0] if values else 0), 32, 1
 
     def read(bits: int) -> int:
+        nonlocal value, position, index
         number = 0
         for power in range(bits):
-            if state["value"] & state["position"]:
+            if value & position:
                 number |= 1 << power
-            state["position"] >>= 1
-            if state["position"] == 0:
-                index = state["index"]
-                state["position"], state["value"] = 32, values[index] if index < len(values) else 0
-                state["index"] = index + 1
+            position >>= 1
+            if position == 0:
+                position, value = 32, values[index] if index < len(values) else 0
+                index += 1
         return number
 
     first = read(2)
@@ -133,7 +133,7 @@ def _decompressed_length(text: str, cap: int) -> int:
     read(8 if first == 0 else 16)
     lengths: dict[int, int] = {3: 1}
     size, bits, enlarge, last, total = 4, 3, 4, 1, 1
-    while state["index"] <= len(values):
+    while index <= len(values):
         code = read(bits)
         if code in (0, 1):
             read(8 if code == 0 else 16)

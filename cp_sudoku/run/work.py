@@ -66,9 +66,10 @@ def check_each(entries: Sequence[Entry], backends: Sequence[Backend], plan: Plan
     group = max(1, HELD_GRIDS // plan.limit)
     checked: list[Checked] = []
     for start in range(0, len(entries), group):
-        puzzles = [_puzzle(entry) for entry in entries[start : start + group]]
+        batch = entries[start : start + group]
+        puzzles = [_puzzle(entry) for entry in batch]
         found = [solve_all(puzzle, plan.lineup(puzzle, backends), **limits) for puzzle in puzzles]
-        for entry, puzzle, results in zip(entries[start:], puzzles, found, strict=False):
+        for entry, puzzle, results in zip(batch, puzzles, found, strict=True):
             verdict = judge(puzzle, results)
             stated = entry.solution
             mismatch = None if stated is None else stated_mismatch(puzzle, verdict, stated)
