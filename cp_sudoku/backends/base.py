@@ -15,11 +15,14 @@ parallel solving give each thread (or process) its own back end.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
+from types import ModuleType
 from typing import Any, ClassVar, Literal
 
 from cp_sudoku.constraints.base import OutOfTime, compile_deadline
@@ -121,6 +124,19 @@ def _contradictions(puzzle: Puzzle) -> list[Clash]:
                 cells=huge.cells,
             )
     return far
+
+
+def load_kernel() -> tuple[ModuleType | None, str | None]:
+    """The compiled C extension ``cp_sudoku.backends._kernel`` (the ``kernel`` back end's
+    search, the deduction engine's chain searches) and None, or None and why it is not
+    used: the environment variable ``CP_SUDOKU_NO_KERNEL`` is set to a non-empty value,
+    or the extension is not built (``pip install -e .`` builds it)."""
+    if os.environ.get("CP_SUDOKU_NO_KERNEL"):
+        return None, "CP_SUDOKU_NO_KERNEL is set"
+    try:
+        return import_module("cp_sudoku.backends._kernel"), None
+    except ImportError as error:
+        return None, f"the C extension is not built ({error}); run: pip install -e ."
 
 
 def check_limits(limit: int, time_limit: float | None) -> float | None:

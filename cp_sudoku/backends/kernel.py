@@ -32,30 +32,19 @@ tries, and so is Ctrl-C.  Measurements are in ``docs/performance.md``.
 
 from __future__ import annotations
 
-import os
-from importlib import import_module
 from types import ModuleType
 from typing import Any, ClassVar
 
 from cp_sudoku.backends.backtrack import MrvSearch
 from cp_sudoku.backends.backtrack_search import CACHED_STRUCTURES, BacktrackingBackend
-from cp_sudoku.backends.base import Clock, Sink
+from cp_sudoku.backends.base import Clock, Sink, load_kernel
 from cp_sudoku.model import Puzzle, Unit
 
 #: The most values a cell's candidate mask holds.
 MAX_VALUES = 64
 
 
-def _load() -> tuple[ModuleType | None, str | None]:
-    if os.environ.get("CP_SUDOKU_NO_KERNEL"):
-        return None, "CP_SUDOKU_NO_KERNEL is set"
-    try:
-        return import_module("cp_sudoku.backends._kernel"), None
-    except ImportError as error:
-        return None, f"the C extension is not built ({error}); run: pip install -e ."
-
-
-_kernel, KERNEL_MISSING = _load()
+_kernel, KERNEL_MISSING = load_kernel()
 #: Why the compiled kernel is not used (None when it is): the back end then runs
 #: the pure-Python search.
 

@@ -23,12 +23,11 @@ else in the pure-Python code here; both take the same steps.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from types import ModuleType
 
+from cp_sudoku.backends.base import load_kernel
 from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.deduction.state import State, Step, bits
 from cp_sudoku.model import cell_name
@@ -58,11 +57,8 @@ def length_bonus(nodes: int) -> float:
 def _compiled() -> ModuleType | None:
     """The C extension's chain searches, or None (not built, built before they were
     added, or ``CP_SUDOKU_NO_KERNEL`` set): then the pure-Python searches run."""
-    if os.environ.get("CP_SUDOKU_NO_KERNEL"):
-        return None
-    try:
-        found = import_module("cp_sudoku.backends._kernel")
-    except ImportError:
+    found, _ = load_kernel()
+    if found is None:
         return None
     needed = ("chain_shape", "chain_links", "first_shortest", "shortest_from", "forcing")
     return found if all(hasattr(found, name) for name in needed) else None
