@@ -157,17 +157,34 @@ def crosscheck(
     return judge(puzzle, results)
 
 
-def solve_all(puzzle: Puzzle, built: Sequence[Backend], **limits: Any) -> dict[str, Result]:
+#: The reason of a back end a shared deadline left no time for (:func:`solve_all`).
+NOT_REACHED = "not run: the time limit passed before its turn"
+
+
+def solve_all(
+    puzzle: Puzzle, built: Sequence[Backend], *, late: bool = False, **limits: Any
+) -> dict[str, Result]:
     """Each back end's result on ``puzzle``, not judged yet (:func:`judge` does); one that
     declines is followed by its stand-in (:data:`~cp_sudoku.backends.STAND_INS`), unless
     that one runs anyway.  ``limits``: ``limit``, ``time_limit`` (already checked) and
-    ``keep``, as :meth:`~cp_sudoku.backends.base.Backend.solve` takes them."""
+    ``keep``, as :meth:`~cp_sudoku.backends.base.Backend.solve` takes them.
+
+    Under a deadline in force (:func:`~cp_sudoku.constraints.base.compile_deadline`) the
+    back ends share it; one whose turn comes after it has passed raises ``OutOfTime``, or
+    with ``late`` answers ``unknown``, stopped by the ``time limit`` (:data:`NOT_REACHED`),
+    without running, so the results of those before it are kept."""
     results: dict[str, Result] = {}
+
+    def solve(backend: Backend) -> Result:
+        if late and remaining_time() == 0.0:
+            return Result(backend.name, "unknown", (), False, 0.0, {}, 0, "time limit", NOT_REACHED)
+        return backend.solve(puzzle, **_within_deadline(limits))
+
     for backend in built:
-        result = results[backend.name] = backend.solve(puzzle, **_within_deadline(limits))
+        result = results[backend.name] = solve(backend)
         stand_in = STAND_INS.get(backend.name) if result.stopped == DECLINED else None
         if stand_in is not None and all(other.name != stand_in for other in built):
-            results[stand_in] = shared(stand_in).solve(puzzle, **_within_deadline(limits))
+            results[stand_in] = solve(shared(stand_in))
     return results
 
 
