@@ -63,8 +63,9 @@ def check_each(entries: Sequence[Entry], backends: Sequence[Backend], plan: Plan
     than solving and judging each puzzle in turn: docs/performance.md).  A group holds
     ``HELD_GRIDS // plan.limit`` puzzles (64 at the default limit of 2; one at a limit of
     128 or more, so memory does not grow with the limit).  Under a deadline in force (the
-    service's ``/v1/workbench``) the back ends share it, and one whose turn comes after it
-    answers ``unknown``, stopped by the ``time limit`` (:func:`~cp_sudoku.crosscheck.solve_all`)."""
+    service's ``/v1/workbench``) the back ends share it evenly, and one whose turn comes
+    after it answers ``unknown``, stopped by the ``time limit``
+    (:func:`~cp_sudoku.crosscheck.solve_all`)."""
     limits = {"limit": plan.limit, "time_limit": plan.time_limit}
     group = max(1, HELD_GRIDS // plan.limit)
     checked: list[Checked] = []
@@ -72,7 +73,7 @@ def check_each(entries: Sequence[Entry], backends: Sequence[Backend], plan: Plan
         batch = entries[start : start + group]
         puzzles = [_puzzle(entry) for entry in batch]
         found = [
-            solve_all(puzzle, plan.lineup(puzzle, backends), late=True, **limits)
+            solve_all(puzzle, plan.lineup(puzzle, backends), share=True, **limits)
             for puzzle in puzzles
         ]
         with compile_deadline(None):  # judging (every grid re-checked) is never cut short
