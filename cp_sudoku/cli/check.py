@@ -105,9 +105,12 @@ def check(
         ) as found,
     ):
         io.earlier(summary.earlier)  # the rows of an earlier run, when resumed (not printed)
-        for outcome in found:
-            tally.finish(io.out, _line(outcome, as_json, io.err, explain, plan.time_limit))
-            io.advance(1)
+        for outcomes in found:
+            for outcome in outcomes:
+                tally.finish(io.out, _line(outcome, as_json, io.err, explain, plan.time_limit))
+                if explain:  # a line can take seconds: each is flushed at once
+                    io.advance(1)
+            io.advance(0 if explain else len(outcomes))
     used = summary.workers or jobs
     where = f"--jobs {jobs} capped at {used}" if asked and used != jobs else f"--jobs {used}"
     print_summary(console, summary, table["cluster"] or where, table["output"])

@@ -4,7 +4,8 @@
 :func:`check_to_file`): it chooses the chunks (a file cut into slices that
 the workers read themselves, or entries read here), the executor
 (:func:`cp_sudoku.run.cluster.executor`), and yields every puzzle's outcome in
-input order, counting each in the run's :class:`~cp_sudoku.run.summary.Summary`.
+input order, a chunk's at a time as each chunk is done, counting each in the run's
+:class:`~cp_sudoku.run.summary.Summary`.
 With a table (``--output``) each finished slice is also written to its
 part file as soon as it is done, in whatever order, and the parts are
 joined at the end (:mod:`cp_sudoku.run.resume`); a resumed run counts the
@@ -63,8 +64,9 @@ def check_run(
     resume: bool = False,
     lines: int | None = None,
     note: Callable[[str], None] = lambda text: None,
-) -> Iterator[Iterator[Outcome[Checked]]]:
-    """The outcomes of checking every puzzle of ``reading``, in input order.
+) -> Iterator[Iterator[list[Outcome[Checked]]]]:
+    """The outcomes of checking every puzzle of ``reading``, in input order, one list
+    per chunk (a writer flushes once per chunk rather than once per puzzle).
 
     ``jobs`` worker processes (capped at the cores and the puzzles; the cap is
     said through ``note``) or the Dask ``cluster``; ``output``: also write the
@@ -132,9 +134,9 @@ def _outcomes(
     summary: Summary,
     spool: Spool | None = None,
     slices: int = 0,
-) -> Iterator[Outcome[Checked]]:
-    """Every chunk's outcomes in order, each counted; a table's parts written as they
-    are done and joined at the end."""
+) -> Iterator[list[Outcome[Checked]]]:
+    """Every chunk's outcomes, the chunks in order, each outcome counted; a table's parts
+    written as they are done and joined at the end."""
 
     def kept(chunk: Chunk[Checked], outcomes: list[Outcome[Checked]]) -> None:
         assert spool is not None
@@ -148,7 +150,7 @@ def _outcomes(
         for _, outcomes in found:
             for outcome in outcomes:
                 summary.add(outcome)
-                yield outcome
+            yield outcomes
     if spool is not None:
         spool.finish(slices)
 
