@@ -30,6 +30,8 @@ from conftest import every_backend
 from cp_sudoku.backends import available, get_backend
 from cp_sudoku.backends.minizinc import missing
 from cp_sudoku.cli import main
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
+from cp_sudoku.crosscheck import NOT_REACHED, solve_all
 from cp_sudoku.io import parse_text
 from cp_sudoku.model import Puzzle
 
@@ -273,6 +275,52 @@ def test_every_endpoint_keeps_its_time_limit(
     record = answer.json()
     words = json.dumps(record)
     assert "unknown" in words or "time limit" in words or record.get("failed"), record
+
+
+def test_the_workbench_parts_share_one_deadline(service: TestClient) -> None:
+    """``/v1/workbench`` on :data:`WIDE_SUM` with the default back ends: sat's CNF and the
+    backtracker run to any limit, so each part used to take all of ``time_limit`` in turn
+    (4.4 s under a limit of 1: the check's back ends, then the candidates, then the
+    suggestion).  Now they share one deadline: the check's back ends an even share each,
+    the candidates and the suggestion what is left, each saying it stopped."""
+    quick = {"puzzle": "." * 16}
+    assert service.post("/v1/workbench", json=quick).status_code == 200
+    started = time.perf_counter()
+    answer = service.post("/v1/workbench", json={"puzzle": WIDE_SUM, "time_limit": SHORT})
+    assert time.perf_counter() - started < 2 * SHORT + 1
+    assert answer.status_code == 200, answer.text
+    record = answer.json()
+    check = record["check"]
+    assert check["status"] == "multiple", check  # cpsat's two grids, re-checked
+    for name, result in check["backends"].items():
+        assert (result["status"], result["stopped"]) in HONEST | {("unknown", None)}, name
+    assert (record["candidates"]["status"], record["candidates"]["stopped"]) == (
+        "unknown",
+        "time limit",
+    )
+    suggestion = record["suggestion"]
+    assert (suggestion["status"], suggestion["stopped"]) == ("unknown", "time limit")
+
+
+def test_back_ends_a_shared_deadline_leaves_no_time_say_so() -> None:
+    """Past a deadline in force, :func:`solve_all` raises ``OutOfTime`` (``generate`` stops
+    there); sharing it, a back end whose turn comes after it answers ``unknown``, stopped by
+    the ``time limit``, without running."""
+    puzzle = parse_text(CAGE["+"])
+    backends = [get_backend("sat"), get_backend("backtrack")]
+    with compile_deadline(time.perf_counter() - 1):
+        with pytest.raises(OutOfTime):
+            solve_all(puzzle, backends, limit=2, time_limit=5)
+        results = solve_all(puzzle, backends, share=True, limit=2, time_limit=5)
+    for name, result in results.items():
+        assert (result.status, result.stopped, result.reason) == (
+            "unknown",
+            "time limit",
+            NOT_REACHED,
+        ), name
+    with compile_deadline(time.perf_counter() + 30):  # an even share each: plenty here
+        results = solve_all(puzzle, backends, share=True, limit=2, time_limit=5)
+    assert {r.status for r in results.values()} == {"multiple"}
 
 
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
