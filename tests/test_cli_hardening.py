@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_cli import TUTORIAL_4X4, Terminal, invoke, run
+from test_cli import TUTORIAL_4X4, Terminal, invoke
 
 from cp_sudoku.cli import count as count_command
 from cp_sudoku.cli import main
@@ -181,7 +181,8 @@ def test_stated_solution_mismatch_is_on_the_stdout_line(tmp_path: Path) -> None:
     first, second = result.stdout.splitlines()
     assert "MISMATCH" not in first
     assert "MISMATCH: the stated solution is not a solution" in second
-    records = [json.loads(x) for x in invoke("check", str(path), "--json").stdout.splitlines()]
+    shown = invoke("check", str(path), "--json", "--jobs", "1")
+    records = [json.loads(line) for line in shown.stdout.splitlines()]
     assert [r["matches_stated"] for r in records] == [True, False]
     assert records[1]["mismatch"].startswith("the stated solution is not a solution")
 
@@ -390,8 +391,8 @@ def test_debug_variable_shows_the_traceback(tmp_path: Path) -> None:
 
 
 def test_no_such_file_and_directory_are_usage_errors(tmp_path: Path) -> None:
-    done = run("count", str(tmp_path))
-    assert done.returncode == 2
+    done = invoke("count", str(tmp_path))
+    assert done.exit_code == 2
     assert (
         done.stderr
         == f"cp-sudoku: error: {tmp_path} is a directory: expected a puzzle file or a puzzle\n"

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import grid_of, lines
 
 from cp_sudoku.backends.cpsat import CpSatBackend, _intervals
@@ -22,9 +23,11 @@ def test_intervals() -> None:
     assert _intervals([4]) == [4, 4]
 
 
-def test_reused_model_agrees_with_fresh_models(data: Path) -> None:
-    texts = lines(data / "sudoku" / "royle-17clue.txt", 150, 300)
-    texts += lines(data / "sudoku" / "serg-benchmark-multi.txt", 150, 60)
+@pytest.mark.parametrize("each", [50, pytest.param(150, marks=pytest.mark.slow)])
+def test_reused_model_agrees_with_fresh_models(data: Path, each: int) -> None:
+    # ``each`` unique and ``each`` multiple puzzles, spread over their sets
+    texts = lines(data / "sudoku" / "royle-17clue.txt", each, 300)
+    texts += lines(data / "sudoku" / "serg-benchmark-multi.txt", each, 60)
     texts += [NO_CANDIDATE, "." * 81]
     reused, fresh = CpSatBackend(), CpSatBackend(reuse=False)
     for text in texts:
@@ -34,7 +37,7 @@ def test_reused_model_agrees_with_fresh_models(data: Path) -> None:
         assert all(is_solution(puzzle, grid) for grid in got.solutions)
         if got.status == "unique":
             assert got.solutions == expected.solutions
-    statuses = [reused.solve(parse_line(t)).status for t in (texts[0], texts[150], NO_CANDIDATE)]
+    statuses = [reused.solve(parse_line(t)).status for t in (texts[0], texts[each], NO_CANDIDATE)]
     assert statuses == ["unique", "multiple", "none"]
 
 

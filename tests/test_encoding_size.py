@@ -4,19 +4,24 @@ The runs of whole grids in a 2 GiB address space are in tests/test_input_bounds.
 
 from __future__ import annotations
 
+import re
 import time
 from itertools import combinations
 from math import prod
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from cp_sudoku.backends import get_backend
 from cp_sudoku.backends.minizinc import INSTALL, missing
+from cp_sudoku.cli import main
 from cp_sudoku.constraints import TableTooLarge
 from cp_sudoku.constraints.base import TABLE_CELLS
 from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.encodings.cnf import to_cnf
 from cp_sudoku.encodings.exact_cover import to_exact_cover
+from cp_sudoku.encodings.minizinc import to_minizinc
 from cp_sudoku.encodings.mip import to_mip
 from cp_sudoku.encodings.size import (
     MAX_CELL_VALUES,
@@ -29,7 +34,7 @@ from cp_sudoku.io import parse_text
 from cp_sudoku.kinds.futoshiki import futoshiki
 from cp_sudoku.kinds.kenken import kenken
 from cp_sudoku.kinds.sudoku import sudoku
-from cp_sudoku.model import Cage, Puzzle, candidates, is_solution
+from cp_sudoku.model import Cage, Puzzle, Unsupported, candidates, is_solution
 
 
 def test_the_unit_clause_estimate_is_the_cnf_of_the_units() -> None:
@@ -95,17 +100,26 @@ def test_a_table_wider_than_its_bound_is_declined_before_enumerating() -> None:
     assert "121 cells: tables span at most 100 cells" in (result.reason or "")
 
 
-def _kenken_20_with_a_product_over_15_cells() -> Puzzle:
-    """A valid 20 x 20 KenKen: a Latin square, a product cage over r1c1-r1c15 (a target
-    of 14 digits; its bound 20**15 passes 64 bits), every other cell a one-cell cage."""
+def _kenken_20_text(op: str = "*") -> str:
+    """A valid 20 x 20 KenKen as a variant file: a Latin square, a cage over r1c1-r1c15
+    (values 1 to 15) whose bound as a product, 20**15, passes 64 bits, every other cell a
+    one-cell cage.  ``op`` ``*``: the product (a target of 14 digits); ``?``: the sum, 120."""
     n = 20
-    square = [[(r + c) % n + 1 for c in range(n)] for r in range(n)]
     big = [(0, c) for c in range(15)]
-    cages = [(prod(square[0][c] for _, c in big), "*", big)]
-    cages += [
-        (square[r][c], "=", [(r, c)]) for r in range(n) for c in range(n) if (r, c) not in big
+    target = prod(range(1, 16)) if op == "*" else sum(range(1, 16))
+    lines = ["kind: kenken", f"size: {n}", "cages:"]
+    lines.append(f"{target}{op} " + " ".join(f"r1c{c + 1}" for _, c in big))
+    lines += [
+        f"{(r + c) % n + 1} r{r + 1}c{c + 1}"
+        for r in range(n)
+        for c in range(n)
+        if (r, c) not in big
     ]
-    return kenken(n, cages)
+    return "\n".join(lines) + "\n"
+
+
+def _kenken_20_with_a_product_over_15_cells() -> Puzzle:
+    return parse_text(_kenken_20_text("*"))
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "minizinc", "sat", "backtrack", "mip"])
@@ -145,6 +159,35 @@ def test_minizinc_declines_a_number_past_gecodes_integers(rule: str) -> None:
     result = get_backend("minizinc").solve(puzzle, time_limit=60)
     assert (result.status, result.stopped) == ("unknown", "declined"), result
     assert "past Gecode's integers" in (result.reason or "")
+
+
+def test_minizinc_refuses_a_hidden_operator_that_may_be_a_product_past_64_bits(
+    tmp_path: Path,
+) -> None:
+    """The 20 x 20 KenKen with its cage as ``120?`` (its sum): as a product it may reach
+    20**15, and a chain of partial products in 1..120 would bind when the sum holds, so the
+    MiniZinc writer refuses it, for the exporter (exit 2, one line) as for the back end
+    (declined); the other back ends prove it unique.  A hidden operator whose product stays
+    within 64 bits is still written as its disjunction."""
+    text = _kenken_20_text("?")
+    says = "a product that may reach 20**15, past 64 bits, as a hidden operator"
+    with pytest.raises(Unsupported, match=re.escape(says)):
+        to_minizinc(parse_text(text))
+    source = tmp_path / "kenken.txt"
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / "kenken.mzn"
+    result = CliRunner().invoke(main, ["export", str(source), "--to", "minizinc", "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and says in result.stderr
+    assert not out.exists()
+    small = parse_text(Path("models/kenken-5x5-hidden.txt").read_text(encoding="utf-8"))
+    assert " \\/ product([" in to_minizinc(small).text  # its 3-cell cages: 5**3
+    verdict = crosscheck(parse_text(text), ("sat", "backtrack"), time_limit=60)
+    assert verdict.status == "unique" and verdict.agree
+    if missing() is None:
+        found = get_backend("minizinc").solve(parse_text(text), time_limit=60)
+        assert (found.status, found.stopped) == ("unknown", "declined")
+        assert says in (found.reason or "")
 
 
 def test_the_default_cross_check_agrees_on_the_20x20_kenken() -> None:

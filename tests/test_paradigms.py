@@ -49,15 +49,25 @@ def agree(puzzle: Puzzle, backends: tuple[str, ...], limit: int = 2) -> str:
 FIVE = tuple(b for b in SIX if b != "minizinc")
 
 
+#: Models ``mip`` runs under the slow mark only: on the 5x5 Skyscrapers with heights 1-4
+#: and empty cells it takes 1.3 s of CPU (one MIP per solution); the same 0-1 model is
+#: solved by HiGHS in the default run (tests/test_exporters.py, the LP and MPS round trips
+#: of "skyscrapers-empties"), and ``mip`` runs on the two other Skyscrapers models here.
+MIP_SLOW = ("skyscrapers-5x5-heights4",)
+
+
 def _model_puzzles() -> list[Any]:
     """The model files' puzzles, each with the back ends of its default cross-check:
     MiniZinc (a process per puzzle, 0.15 s of CPU or more) joins on the first puzzle of
-    each kind (the file name's first word), on the rest under the slow mark."""
+    each kind (the file name's first word), on the rest under the slow mark; ``mip``
+    leaves out :data:`MIP_SLOW` (slow too)."""
     found, kinds = [], set()
     for path in sorted(MODELS.glob("*.txt")):
         kind = path.stem.split("-")[0]
         for entry in read_file(path):
             backends = FIVE if kind in kinds else SIX
+            if path.stem in MIP_SLOW:
+                backends = tuple(b for b in backends if b != "mip")
             kinds.add(kind)
             found.append(pytest.param(entry.puzzle, backends, id=f"{path.stem}:{entry.line}"))
     return found
@@ -72,11 +82,10 @@ def test_six_back_ends_agree_on_every_model(puzzle: Puzzle, backends: tuple[str,
 
 
 @pytest.mark.slow
-@needs_minizinc
 @pytest.mark.parametrize(
     "puzzle", [pytest.param(p.values[0], id=p.id) for p in MODEL_PUZZLES if p.values[1] != SIX]
 )
-def test_minizinc_agrees_on_the_other_models(puzzle: Puzzle) -> None:
+def test_the_back_ends_left_out_above_agree_on_the_other_models(puzzle: Puzzle) -> None:
     assert agree(puzzle, SIX) in ("unique", "multiple")
 
 

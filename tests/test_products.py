@@ -76,10 +76,22 @@ def _fits_row(puzzle: Puzzle, cells: list[Cell], values: tuple[int, ...], row: s
     return len(set(seen)) == len(seen)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cages())
 def test_exponent_sums_count_what_the_table_allows(puzzles: tuple[Puzzle, Puzzle, int]) -> None:
-    with_cage, tabled, allowed = puzzles
+    _count_what_the_table_allows(*puzzles)
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cages())
+def test_exponent_sums_count_what_the_table_allows_many(
+    puzzles: tuple[Puzzle, Puzzle, int],
+) -> None:
+    _count_what_the_table_allows(*puzzles)
+
+
+def _count_what_the_table_allows(with_cage: Puzzle, tabled: Puzzle, allowed: int) -> None:
     expected = get_backend("sat").solve(tabled, limit=LIMIT)
     assert expected.count == min(allowed, LIMIT)
     for name in BY_EXPONENTS:

@@ -189,3 +189,60 @@ def test_a_separate_scheduler_and_two_workers_serve_a_check(tmp_path: Path) -> N
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def _group(pgid: int) -> list[int]:
+    """The processes of the process group ``pgid`` still alive (not zombies)."""
+    found = subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True, text=True).stdout
+    alive = []
+    for pid in map(int, found.split()):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.append(pid)
+    return alive
+
+
+@pytest.mark.parametrize(
+    "seconds",
+    [
+        # 2 s falls in the workers' start here (their imports); the sweep costs a cluster
+        # start each (seconds of CPU): slow
+        2.0,
+        *(pytest.param(s, marks=pytest.mark.slow) for s in (0.3, 1.0, 1.5, 2.5, 4.0)),
+    ],
+)
+def test_ctrl_c_while_a_local_cluster_starts_prints_one_line(
+    tmp_path: Path, seconds: float
+) -> None:
+    """SIGINT to the process group (as a terminal sends Ctrl-C) at a moment of ``check
+    --cluster local:2 --output``'s start: exit 130 with the one interrupt line (no worker's
+    KeyboardInterrupt traceback, no resource tracker warning), no process of the run left,
+    and what the line says is kept is in the spool."""
+    import pyarrow.parquet as pq
+
+    source = write_puzzles(tmp_path / "p.txt", 3000)  # more than 4 s of work
+    table = tmp_path / "x.parquet"
+    process = cli(
+        "check", str(source), "--backend", "sat", "--cluster", "local:2", "--output", str(table),
+        start_new_session=True,
+    )  # fmt: skip
+    time.sleep(seconds)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    said = re.fullmatch(
+        r"cp-sudoku: interrupted after [\d,]+( of 3,000)? puzzles?( printed)?"
+        r"(; ([\d,]+) kept in \S+: add --resume to go on)?\n",
+        err,
+    )
+    assert said, err
+    if said[4] is not None:  # the table had begun: its finished slices are kept
+        parts = (tmp_path / "x.parquet.parts").glob("*.parquet")
+        assert int(said[4].replace(",", "")) == sum(pq.read_table(p).num_rows for p in parts)
+    deadline = time.monotonic() + 5  # the resource tracker ends when its pipe closes
+    while _group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _group(process.pid) == []

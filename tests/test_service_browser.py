@@ -53,7 +53,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
     db = tmp_path_factory.mktemp("browser") / "jobs.sqlite3"
     profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh user data dir
     elsewhere: list[str] = []
-    with served(db, 2) as (url, _), sync_api.sync_playwright() as playwright:
+    with served(db, 1) as (url, _), sync_api.sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             str(profile),
             executable_path=str(CHROMIUM),

@@ -30,6 +30,8 @@ from conftest import every_backend
 from cp_sudoku.backends import available, get_backend
 from cp_sudoku.backends.minizinc import missing
 from cp_sudoku.cli import main
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
+from cp_sudoku.crosscheck import NOT_REACHED, solve_all
 from cp_sudoku.io import parse_text
 from cp_sudoku.model import Puzzle
 
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 CELLS = " ".join(f"r{r}c{c}" for r in range(1, 7) for c in range(1, 7))
 #: The cage over all 36 cells, with an operator given (``+``) and hidden (``?``).
 CAGE = {op: f"kind: kenken\nsize: 6\ncages:\n126{op} {CELLS}\n" for op in "+?"}
-LIMIT = 2.0
+LIMIT = 1.0
 #: What a back end may answer on the one-cage KenKen: the truth, or an honest unknown.
 HONEST = {
     ("multiple", "solution limit"),
@@ -89,6 +91,26 @@ def test_the_clock_stops_a_table_on_the_command_line_and_in_the_service(
     ):
         assert (ran["cpsat"]["status"], ran["cpsat"]["stopped"]) == ("unknown", "time limit")
         _assert_bounded(ran)
+
+
+def test_cpsat_stopped_at_its_time_limit_says_time_limit() -> None:
+    """Counting the one-cage KenKen's solutions (every Latin square of 6) under small
+    limits: CP-SAT stops at the seconds it was given by its own clock, up to 8 ms before
+    ours, which read as "effort limit" in 19 of 100 runs at 0.03 s before (load 3).  cpsat
+    has no effort limit of its own; one set through its parameters is still named so."""
+    puzzle = parse_text(CAGE["+"])
+    cpsat = get_backend("cpsat")
+    stops = []
+    for limit in (0.03, 0.05) * 20:
+        result = cpsat.solve(puzzle, limit=10**7, time_limit=limit, keep=2)
+        # a loaded machine may find fewer than two in 0.03 s
+        assert result.status == ("multiple" if result.count >= 2 else "unknown"), result
+        stops.append(result.stopped)
+    assert set(stops) == {"time limit"}, stops
+    capped = get_backend("cpsat", parameters={"max_number_of_conflicts": 1})
+    result = capped.solve(puzzle, limit=10**7, time_limit=30, keep=2)
+    assert (result.status, result.stopped) == ("unknown", "effort limit"), result
+    assert result.seconds < 10, result  # it stopped at its one conflict, not at the limit
 
 
 @pytest.mark.slow
@@ -202,8 +224,8 @@ WIDE_SUM = "\n".join(
         "linear " + " ".join(f"{9**k} {cell}" for k, cell in enumerate(_WIDE_CELLS)) + " >= 1",
     ]
 )
-#: The limit of the per-command tests below (a second: each test takes about that long).
-SHORT = 1.0
+#: The limit of the per-command tests below (half a second: each test takes about that long).
+SHORT = 0.5
 #: Each command that takes ``--time-limit``, on :data:`WIDE_SUM` with one back end
 #: (``sat``), and the exit code of its honest unknown; ``--force`` lets ``prove`` write.
 #: ``check``, ``candidates`` and ``suggest`` have quick tests of their own elsewhere
@@ -281,6 +303,52 @@ def test_every_endpoint_keeps_its_time_limit(
     assert "unknown" in words or "time limit" in words or record.get("failed"), record
 
 
+def test_the_workbench_parts_share_one_deadline(service: TestClient) -> None:
+    """``/v1/workbench`` on :data:`WIDE_SUM` with the default back ends: sat's CNF and the
+    backtracker run to any limit, so each part used to take all of ``time_limit`` in turn
+    (4.4 s under a limit of 1: the check's back ends, then the candidates, then the
+    suggestion).  Now they share one deadline: the check's back ends an even share each,
+    the candidates and the suggestion what is left, each saying it stopped."""
+    quick = {"puzzle": "." * 16}
+    assert service.post("/v1/workbench", json=quick).status_code == 200
+    started = time.perf_counter()
+    answer = service.post("/v1/workbench", json={"puzzle": WIDE_SUM, "time_limit": SHORT})
+    assert time.perf_counter() - started < 2 * SHORT + 1
+    assert answer.status_code == 200, answer.text
+    record = answer.json()
+    check = record["check"]
+    assert check["status"] == "multiple", check  # cpsat's two grids, re-checked
+    for name, result in check["backends"].items():
+        assert (result["status"], result["stopped"]) in HONEST | {("unknown", None)}, name
+    assert (record["candidates"]["status"], record["candidates"]["stopped"]) == (
+        "unknown",
+        "time limit",
+    )
+    suggestion = record["suggestion"]
+    assert (suggestion["status"], suggestion["stopped"]) == ("unknown", "time limit")
+
+
+def test_back_ends_a_shared_deadline_leaves_no_time_say_so() -> None:
+    """Past a deadline in force, :func:`solve_all` raises ``OutOfTime`` (``generate`` stops
+    there); sharing it, a back end whose turn comes after it answers ``unknown``, stopped by
+    the ``time limit``, without running."""
+    puzzle = parse_text(CAGE["+"])
+    backends = [get_backend("sat"), get_backend("backtrack")]
+    with compile_deadline(time.perf_counter() - 1):
+        with pytest.raises(OutOfTime):
+            solve_all(puzzle, backends, limit=2, time_limit=5)
+        results = solve_all(puzzle, backends, share=True, limit=2, time_limit=5)
+    for name, result in results.items():
+        assert (result.status, result.stopped, result.reason) == (
+            "unknown",
+            "time limit",
+            NOT_REACHED,
+        ), name
+    with compile_deadline(time.perf_counter() + 30):  # an even share each: plenty here
+        results = solve_all(puzzle, backends, share=True, limit=2, time_limit=5)
+    assert {r.status for r in results.values()} == {"multiple"}
+
+
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
 @pytest.mark.parametrize(
     "limit",
@@ -298,7 +366,8 @@ def test_minizinc_keeps_small_limits(limit: float) -> None:
 def test_prove_explain_keeps_its_time_limit(tmp_path: Path) -> None:
     """``prove --explain`` ran the deduction without a limit: Easter Monster's forcing nets
     took 86 s of wall (10 s of CPU at load 11) under ``--time-limit 2``.  Now the deduction
-    stops at the limit, in CPU seconds, and the certificate still holds."""
+    stops at the limit, in CPU seconds, and the certificate still holds (at half a second
+    here: each second of limit is a second of the suite's CPU)."""
     path = tmp_path / "easter.txt"
     path.write_text(
         "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1\n"
@@ -306,8 +375,8 @@ def test_prove_explain_keeps_its_time_limit(tmp_path: Path) -> None:
     started = time.process_time()
     result = CliRunner().invoke(
         main,
-        ["prove", str(path), "--explain", "--out", str(tmp_path / "c"), "--time-limit", "1"],
+        ["prove", str(path), "--explain", "--out", str(tmp_path / "c"), "--time-limit", "0.5"],
     )
-    assert time.process_time() - started < 2 * 1 + 1, result.output
+    assert time.process_time() - started < 2 * 0.5 + 1, result.output
     assert result.exit_code == 0, result.output
     assert "unique" in result.output and "timeout" in result.output

@@ -52,6 +52,18 @@ from cp_sudoku.model import (
 )
 
 #: Solver parameters of the ``cpsat`` back end (measured in docs/performance.md).
+#: CP-SAT's parameters that end a search before its time limit (effort limits); with none
+#: of them set, a search ended incomplete and not by the solution limit ended at its time.
+EFFORT_PARAMETERS = frozenset(
+    {
+        "max_number_of_conflicts",
+        "max_deterministic_time",
+        "max_memory_in_mb",
+        "stop_after_first_solution",
+        "stop_after_presolve",
+        "stop_after_root_propagation",
+    }
+)
 PARAMETERS: dict[str, bool | int] = {
     "cp_model_presolve": False,
     "linearization_level": 0,
@@ -346,7 +358,10 @@ class CpSatBackend(Backend):
             variables=len(model.proto.variables),
             constraints=len(model.proto.constraints),
         )
-        return code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        if not complete and not sink.full and not EFFORT_PARAMETERS & self.parameters.keys():
+            clock.end()  # it stopped at its time limit, by its own clock
+        return complete
 
     def _model(self, puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
         """The shape's model with this puzzle's domains, or a model built for it alone."""

@@ -18,7 +18,9 @@ The model the CP community would write (MiniZinc 2.x, ``globals.mzn``):
   chained through partial products in ``1..target`` (values >= 1): MiniZinc
   would otherwise write bounds past 64 bits, which Gecode cannot read.  Such
   a cage with a target past Gecode's integers (:data:`GECODE_MAX`) is declined,
-  as is any rule holding a number past them (a linear coefficient, a ratio);
+  as is a hidden operator that may be such a product (a chain bounded by the
+  target would also bind when the cage is its sum), and any rule holding a
+  number past them (a linear coefficient, a ratio);
 - a :class:`~cp_sudoku.model.Relation`: ``<``, ``abs(a - b) > 1``,
   ``abs(a - b) = k``, the ratio disjunction;
 - a :class:`~cp_sudoku.model.Visibility` clue: the buildings seen, each a
@@ -155,15 +157,21 @@ class _Writer(TextWriter):
     def cage(self, cage: Cage) -> None:
         refs = [self.ref(c) for c in cage.cells]
         low, high = self.puzzle.min_value, self.puzzle.max_value
-        if cage.op == "*" and max(abs(low), abs(high)) ** len(refs) >= 2**62:
+        products = cage.op == "*" or (cage.op == "?" and len(refs) > 1)
+        if products and max(abs(low), abs(high)) ** len(refs) >= 2**62:
             # MiniZinc bounds product([...]) by high ** len, past 64 bits here, and Gecode
             # reads no integer past GECODE_MAX.  A product of values >= 1 to a target
-            # Gecode holds is chained through partial products in 1..target.
-            if low < 1 or not 1 <= cage.target <= GECODE_MAX:
+            # Gecode holds is chained through partial products in 1..target; a hidden
+            # operator cannot be (the chain would bind when its sum holds instead).
+            why = ""
+            if cage.op == "?":
+                why = "as a hidden operator (the product cannot be chained apart from the sum)"
+            elif low < 1 or not 1 <= cage.target <= GECODE_MAX:
+                why = f"to a target past Gecode's integers (at most {GECODE_MAX:,})"
+            if why:
                 raise Unsupported(
                     f"not supported by minizinc: {cage.describe()}: a product that may reach "
-                    f"{high}**{len(refs)}, past 64 bits, to a target past Gecode's integers "
-                    f"(at most {GECODE_MAX:,})"
+                    f"{high}**{len(refs)}, past 64 bits, {why}"
                 )
             refs = self.partial_products(refs, cage.target)
         text = _operation(cage.op, refs, cage.target)

@@ -13,26 +13,39 @@ A worker that dies mid-slice loses nothing: the scheduler hands the slice to
 another worker (up to Dask's ``distributed.scheduler.allowed-failures``
 deaths per slice, 3 by default; past that the run stops with an error and
 ``--resume`` continues it).  On a Ctrl-C the workers of a local cluster are
-killed at once; those of a remote one have their tasks cancelled.  Dask
-comes with the ``cluster`` extra.
+killed at once; those of a remote one have their tasks cancelled.  A local
+cluster's processes start with SIGINT blocked (:func:`_local_cluster`), so the
+Ctrl-C a terminal sends to the whole process group never reaches a worker still
+importing, which would print its traceback.  Dask comes with the ``cluster`` extra.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
 import os
-import signal
+import sys
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from cp_sudoku.model import UsageError
 from cp_sudoku.numbers import is_number
-from cp_sudoku.run.pool import Executor, InProcess, ProcessPool, cores, exit_with_parent
+from cp_sudoku.run.pool import (
+    Executor,
+    InProcess,
+    ProcessPool,
+    cores,
+    exit_with_parent,
+    sigint_blocked,
+)
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -70,14 +83,20 @@ class Dask:
     """An :class:`~cp_sudoku.run.pool.Executor` over a Dask client.
 
     Each task is keyed by a fresh name (not hashed from its arguments, so
-    two equal chunks are two tasks).  ``pids``: the worker processes to kill
-    on an interrupt (those of a local cluster; none for a remote one).
+    two equal chunks are two tasks).  ``processes``: the worker processes of a
+    local cluster alive now, killed on an interrupt (None for a remote one,
+    whose tasks are cancelled instead).
     """
 
-    def __init__(self, client: Any, workers: int, pids: list[int]) -> None:
+    def __init__(
+        self,
+        client: Any,
+        workers: int,
+        processes: Callable[[], list[BaseProcess]] | None = None,
+    ) -> None:
         self.client = client
         self.workers = workers
-        self.pids = pids
+        self.processes = processes
         self._futures: list[Any] = []
 
     def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
@@ -105,10 +124,9 @@ class Dask:
         """On an interrupt, kill a local cluster's workers or cancel a remote one's tasks."""
         if not interrupted:
             return
-        for pid in self.pids:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        if not self.pids and self._futures:
+        if self.processes is not None:
+            _kill(self.processes())
+        elif self._futures:
             with contextlib.suppress(Exception):
                 self.client.cancel(self._futures, asynchronous=False)
 
@@ -131,7 +149,7 @@ def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
         return
     found = parse_cluster(cluster)
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise UsageError(
             '--cluster needs Dask: pip install -e ".[cluster]" in the project folder'
@@ -139,24 +157,90 @@ def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
     if found.address is not None:
         with _quiet(), Client(found.address, timeout="20s") as client:  # type: ignore[no-untyped-call]
             workers = sum(client.nthreads().values()) or 1
-            with _stopped(Dask(client, workers, [])) as chosen:
+            with _stopped(Dask(client, workers)) as chosen:
                 yield chosen
         return
+    workers = found.workers or 1
     with (  # left in reverse: the client closes first, then the cluster, then _quiet ends
         _quiet(),
-        LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=found.workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # any free port: several runs may share a machine
-            env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")},
-        ) as local,
+        _local_cluster(workers) as (local, processes),
         Client(local) as client,  # type: ignore[no-untyped-call]
     ):
-        pids = list(client.run(os.getpid).values())
         client.run(_watch_parent, os.getpid())  # a worker outlives no killed run, logs no noise
-        with _stopped(Dask(client, found.workers or 1, pids)) as chosen:
+        with _stopped(Dask(client, workers, processes)) as chosen:
             yield chosen
+
+
+@contextmanager
+def _local_cluster(workers: int) -> Iterator[tuple[Any, Callable[[], list[BaseProcess]]]]:
+    """A Dask ``LocalCluster`` of ``workers`` single-threaded processes, closed on leaving,
+    and a function that gives its processes alive now (a worker the nanny restarted
+    included).
+
+    A Ctrl-C on a terminal reaches the whole process group; a worker still importing
+    would die of it with a ``KeyboardInterrupt`` traceback on the run's stderr.  So the
+    cluster is started on a thread with SIGINT blocked: Dask's threads, started from it,
+    inherit the mask, and so do the processes they start (a signal mask survives fork
+    and exec, and Python does not unblock it).  This thread still takes a Ctrl-C at
+    once; one that comes during the start kills the processes started so far.
+    """
+    from distributed import LocalCluster
+
+    _start_resource_tracker()
+    before = set(multiprocessing.active_children())
+
+    def processes() -> list[BaseProcess]:
+        return [p for p in multiprocessing.active_children() if p not in before]
+
+    started: Future[Any] = Future()
+
+    def start() -> None:
+        with sigint_blocked():
+            try:
+                started.set_result(
+                    LocalCluster(  # type: ignore[no-untyped-call]
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",  # any free port: runs may share a machine
+                        env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")},
+                    )
+                )
+            except BaseException as error:  # handed to the waiting thread
+                started.set_exception(error)
+
+    threading.Thread(target=start, name="cp-sudoku-cluster-start", daemon=True).start()
+    try:
+        local = started.result()
+    except BaseException:
+        _kill(processes())
+        raise
+    with local:
+        yield local, processes
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker here, deaf to its ``UserWarning``.
+
+    Started by a Dask thread instead, it would unblock SIGINT in that thread
+    (``resource_tracker.ensure_running`` does).  A Ctrl-C while a nanny starts its
+    worker can end the run while a Dask thread is finalizing a semaphore; the
+    tracker then unlinks it, and would warn of a leak on stderr after the run's last
+    line.  The tracker takes its warning filters from ``sys.warnoptions``.
+    """
+    quiet = "ignore::UserWarning:multiprocessing.resource_tracker"
+    sys.warnoptions.append(quiet)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(quiet)
+
+
+def _kill(processes: list[BaseProcess]) -> None:
+    """SIGKILL each of ``processes`` (one that has ended already is passed over)."""
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):
+            process.kill()
 
 
 @contextmanager

@@ -102,7 +102,7 @@ class ProcessPool:
     def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
         """Send ``fn(arg)`` to a worker (a worker process may start here)."""
         assert self._pool is not None, "stopped"
-        with _sigint_blocked():  # a process started now inherits SIGINT blocked
+        with sigint_blocked():  # a process started now inherits SIGINT blocked
             return self._pool.submit(fn, arg)
 
     def stop(self, *, interrupted: bool) -> None:
@@ -137,7 +137,7 @@ class ProcessPool:
 
 
 @contextmanager
-def _sigint_blocked() -> Iterator[None]:
+def sigint_blocked() -> Iterator[None]:
     """SIGINT held back in this thread (delivered when the block ends)."""
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
