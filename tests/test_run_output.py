@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from run_helpers import ROOT, rows, run_here, write_puzzles
+from run_helpers import ROOT, cli, rows, run_here, write_puzzles
 
 from cp_sudoku.model import UsageError
 from cp_sudoku.run import Plan, check
@@ -63,6 +63,55 @@ def test_rows_in_input_order_with_known_solutions_and_invalid_lines(
     assert unique and all(len(row["solution"]) == 81 for row in unique)
     assert tally.statuses["invalid"] == 1 and tally.total == 30
     assert not out.with_name(out.name + ".parts").exists()
+
+
+@pytest.mark.parametrize("name", ["p.txt", "p.csv"])
+def test_a_byte_that_is_not_utf8_spoils_its_line_only_in_every_path(
+    tmp_path: Path, name: str
+) -> None:
+    """A stray Latin-1 byte on line 9: the table path stopped the whole run (exit 2, ``not a
+    UTF-8 text file (... at byte 74)``, no file or line, no table, and ``--resume`` met it
+    again), and the streaming path lost the results still in flight.  Now both report that
+    one puzzle, located, and check the rest."""
+    path = write_puzzles(tmp_path / name, 20, csv=name.endswith(".csv"))
+    raw = path.read_bytes().split(b"\n")
+    raw[8] = raw[8][:4] + b"\xe9" + raw[8][5:]
+    path.write_bytes(b"\n".join(raw))
+    says = f"{path}:9:5: byte 0xE9 is not UTF-8: save the file as UTF-8"
+    first = 2  # a header, or a comment
+    for extra in ([], ["--jobs", "2", "--output", str(tmp_path / "o.jsonl")]):
+        process = cli("check", str(path), "--backend", "sat", *extra)
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 2, err
+        assert err.count("cp-sudoku: error:") == 1 and f"cp-sudoku: error: {says}" in err
+        printed = [line.split()[0] for line in out.splitlines()]
+        assert printed == [f"{path}:{n}" for n in range(first, first + 20)]
+    found = rows(tmp_path / "o.jsonl")
+    assert [row["status"] for row in found].count("invalid") == 1
+    assert found[9 - first]["error"] == says and len(found) == 20
+
+
+def test_a_grid_file_stopped_by_a_bad_byte_keeps_the_puzzles_before_it(tmp_path: Path) -> None:
+    """A grid's puzzle spans lines, so a byte that is not UTF-8 stops the file; the 70
+    puzzles before it were lost (nothing printed: those read into the chunk being filled,
+    and those in flight, were dropped with the error)."""
+    puzzles = write_puzzles(tmp_path / "p.txt", 12).read_text().splitlines()[1:]
+    grids = ["\n".join(p[i : i + 9] for i in range(0, 81, 9)) for p in puzzles]
+    text = "\n\n".join(grids).encode()
+    at = text.index(grids[9].encode()) + 12  # row 2, column 3 of the tenth grid
+    path = tmp_path / "grids.txt"
+    path.write_bytes(text[:at] + b"\xe9" + text[at + 1 :])
+    for jobs in ("1", "2"):
+        process = cli("check", str(path), "--backend", "sat", "--format", "grid", "--jobs", jobs)
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 2, err
+        assert (
+            err.strip()
+            == f"cp-sudoku: error: {path}:92:3: byte 0xE9 is not UTF-8: save the file as UTF-8"
+        )
+        assert [line.split()[0] for line in out.splitlines()] == [
+            f"{path}:{1 + 10 * k}" for k in range(9)
+        ]
 
 
 def test_jsonl_and_parquet_hold_the_same_rows(tmp_path: Path) -> None:

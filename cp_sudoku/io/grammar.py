@@ -39,6 +39,26 @@ def strip_comment(line: str) -> str:
     return _COMMENT.sub("", line.rstrip("\r\n")).rstrip()
 
 
+#: A byte that is not UTF-8, as a file opened with ``errors="surrogateescape"`` reads it.
+NOT_UTF8 = re.compile("[\udc80-\udcff]")
+
+
+def undecoded(line: str, source: str | None, number: int | None) -> PuzzleError | None:
+    """The error for the first byte of ``line`` that is not UTF-8 (read as an escaped
+    surrogate) outside a ``# comment`` (``source``, line ``number``, its column), or None."""
+    if line.isascii():  # the usual line: nothing escaped, no search
+        return None
+    bad = NOT_UTF8.search(strip_comment(line))
+    if bad is None:
+        return None
+    return PuzzleError(
+        f"byte 0x{ord(bad.group()) - 0xDC00:02X} is not UTF-8: save the file as UTF-8",
+        source=source,
+        line=number,
+        column=bad.start() + 1,
+    )
+
+
 def skipped(line: str) -> bool:
     """Whether ``line`` holds nothing but spaces and a comment."""
     if "#" not in line:  # the usual line: no comment to strip

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.io import READERS, Alphabet, Entry, ReadOptions, detect_format
+from cp_sudoku.io.grammar import undecoded
 from cp_sudoku.io.registry import HEAD_LINES
 from cp_sudoku.model import PuzzleError, UsageError
 
@@ -80,7 +81,7 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
         raise UsageError(f"a slice holds at least one line, got {lines}")
     path = str(path)
     if format is None:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
+        with open(path, encoding="utf-8-sig", errors="surrogateescape", newline="") as handle:
             head = [line for _, line in zip(range(HEAD_LINES), handle, strict=False)]
         format = detect_format(head, path)
     if format not in SLICEABLE:
@@ -101,10 +102,12 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
             for raw in handle:  # the header: the first line that is not a comment or blank
                 number += 1
                 offset += len(raw)
-                text = raw.decode("utf-8").rstrip("\r\n")
+                text = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
                 if text.strip() and not text.startswith("#"):
                     header = text
                     break
+        if (undecodable := undecoded(header, path, number)) is not None:
+            raise undecodable
         start, first, count = offset, number + 1, 0
         for raw in handle:
             offset += len(raw)
@@ -125,7 +128,8 @@ def read_slice(
     """The entries of one slice, with their line numbers in the whole file."""
     with open(file.path, "rb") as handle:
         handle.seek(part.start)
-        text = handle.read(part.end - part.start).decode("utf-8")
+        # a byte that is not UTF-8 stays escaped: the reader refuses its line's puzzle only
+        text = handle.read(part.end - part.start).decode("utf-8", "surrogateescape")
     lines = [line + "\n" for line in text.split("\n")]  # lines as cut() counted them
     if text.endswith("\n"):
         lines.pop()
