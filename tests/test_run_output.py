@@ -164,6 +164,13 @@ def _sql_blocks(page: Path) -> list[str]:
     return [statement.strip() for statement in text.split(";") if statement.strip()]
 
 
+def _table(source: Path, output: Path) -> tuple[int, str]:
+    """``check SOURCE --output OUTPUT`` on ``sat`` in this process: exit code and stderr."""
+    return run_here(
+        "check", str(source), "--jobs", "1", "--backend", "sat", "--output", str(output)
+    )
+
+
 def test_the_documented_duckdb_queries_run_on_the_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,16 +179,7 @@ def test_the_documented_duckdb_queries_run_on_the_tables(
     pytest.importorskip("pyarrow", reason='pip install -e ".[parquet]"')
     source = write_puzzles(tmp_path / "p.csv", 6, csv=True, bad=(3,))
     for name in ("results.parquet", "results.jsonl"):
-        code, err = run_here(
-            "check",
-            str(source),
-            "--jobs",
-            "1",
-            "--backend",
-            "sat",
-            "--output",
-            str(tmp_path / name),
-        )
+        code, err = _table(source, tmp_path / name)
         assert code == 2, err  # the bad line
     monkeypatch.chdir(tmp_path)
     statements = _sql_blocks(ROOT / "README.md") + _sql_blocks(ROOT / "docs" / "scale.md")
@@ -214,16 +212,7 @@ def test_the_documented_pandas_lines_run_on_a_table_with_an_invalid_row(
     puzzle, solution = lines[2].split(",")  # the second puzzle's stated solution, one cell off
     lines[2] = f"{puzzle},{solution[:-1]}{'1' if solution[-1] != '1' else '2'}"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, err = run_here(
-        "check",
-        str(source),
-        "--jobs",
-        "1",
-        "--backend",
-        "sat",
-        "--output",
-        str(tmp_path / "results.parquet"),
-    )
+    code, err = _table(source, tmp_path / "results.parquet")
     assert code == 3, err  # the contradicted solution (3) outranks the bad line (2)
     monkeypatch.chdir(tmp_path)
     for page in (ROOT / "README.md", ROOT / "docs" / "scale.md"):

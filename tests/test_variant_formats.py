@@ -104,6 +104,11 @@ grid:
             "a grid of 4 rows needs 4 entries",
         ),
         ("kind: jigsaw\nregions:\n1122\n1122\ngrid:\n....\n", "4", "ends after 2 rows, expected 4"),
+        (
+            "kind: sudoku\ngrid: ......122..4.4..\n",
+            "2",
+            r"16 rows of 16 symbols \(or, for a 4x4 puzzle on one line, 4 rows of 4\)",
+        ),
         ("kind: x-sudoku\n", "1", "a sudoku needs a 'grid:'"),
         ("kind: jigsaw\ngrid: 1\n", "1", "a jigsaw needs a 'regions:' section"),
         ("kind: kakuro\ngrid:\nx 3\\\n\\3 ?\n", "4:4", "unexpected Kakuro square '?'"),

@@ -160,16 +160,20 @@ def square_rows(found: Sequence[tuple[int, Sequence[tuple[str, int]]]], source: 
     """Nothing when the ``(line, [(symbol, column), ...])`` rows make a square.
 
     Raises:
-        PuzzleError: every row of one width above their count (the grid ends early),
-            or a row of another length than the count (its line, and the column of
-            its first extra symbol).
+        PuzzleError: every row of one width above their count (the grid ends early,
+            or one row holds a whole puzzle), or a row of another length than the
+            count (its line, and the column of its first extra symbol).
     """
     n = len(found)
     widths = {len(row) for _, row in found}
     if len(widths) == 1 and (width := widths.pop()) > n:
+        side = isqrt(width)
         rows_said = f"{n} row" + ("s" if n > 1 else "")
+        one_line = n == 1 and side > 1 and side * side == width
+        also = f" (or, for a {side}x{side} puzzle on one line, {side} rows of {side})"
         raise Where(source, found[-1][0]).error(
             f"the grid ends after {rows_said}, expected {width} rows of {width} symbols"
+            + (also if one_line else "")
         )
     for number, row in found:
         if len(row) != n:
