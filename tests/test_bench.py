@@ -119,6 +119,10 @@ def test_bench_unknown_data_set_exits_2(data: Path) -> None:
     result = CliRunner().invoke(main, ["bench", "no-such-set", "--no-baselines"])
     assert result.exit_code == 2
     assert "no data set or file named 'no-such-set'" in result.output
+    # a new-user finding: the list named the solution files too (norvig-top95.solutions, ...)
+    assert "royle-17clue" in result.output and "norvig-top95," in result.output
+    assert "kuso-SumasCruzadas_100," in result.output  # the puzzles, a CSV file
+    assert ".solution" not in result.output
 
 
 def test_run_bench_generated_and_large(data: Path) -> None:

@@ -435,6 +435,21 @@ def test_a_missing_file_without_extension_is_a_missing_file_not_a_puzzle() -> No
     assert lettered.exit_code == 0 and lettered.stdout.startswith("<argument>:1  unique")
 
 
+@pytest.mark.parametrize(
+    "table", [["--output", "out.parquet"], ["--resume", "--output", "o.jsonl"]]
+)
+def test_a_missing_file_with_a_table_is_a_missing_file(table: list[str], tmp_path: Path) -> None:
+    """A new-user finding: ``check nosuch.txt --output out.parquet`` said ``--output needs a
+    file (one puzzle per line, or CSV)``; a directory said so too."""
+    said = one_line_error(invoke("check", "nosuch.txt", *table))
+    assert said == "cp-sudoku: error: no such file: nosuch.txt"
+    said = one_line_error(invoke("check", str(tmp_path), *table))
+    assert (
+        said == f"cp-sudoku: error: {tmp_path} is a directory: expected a puzzle file or a puzzle"
+    )
+    assert not list(tmp_path.iterdir())  # no spool left
+
+
 def test_missing_optional_parts_name_their_extra(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

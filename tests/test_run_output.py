@@ -164,6 +164,13 @@ def _sql_blocks(page: Path) -> list[str]:
     return [statement.strip() for statement in text.split(";") if statement.strip()]
 
 
+def _table(source: Path, output: Path) -> tuple[int, str]:
+    """``check SOURCE --output OUTPUT`` on ``sat`` in this process: exit code and stderr."""
+    return run_here(
+        "check", str(source), "--jobs", "1", "--backend", "sat", "--output", str(output)
+    )
+
+
 def test_the_documented_duckdb_queries_run_on_the_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,16 +179,7 @@ def test_the_documented_duckdb_queries_run_on_the_tables(
     pytest.importorskip("pyarrow", reason='pip install -e ".[parquet]"')
     source = write_puzzles(tmp_path / "p.csv", 6, csv=True, bad=(3,))
     for name in ("results.parquet", "results.jsonl"):
-        code, err = run_here(
-            "check",
-            str(source),
-            "--jobs",
-            "1",
-            "--backend",
-            "sat",
-            "--output",
-            str(tmp_path / name),
-        )
+        code, err = _table(source, tmp_path / name)
         assert code == 2, err  # the bad line
     monkeypatch.chdir(tmp_path)
     statements = _sql_blocks(ROOT / "README.md") + _sql_blocks(ROOT / "docs" / "scale.md")
@@ -198,3 +196,30 @@ def test_the_documented_duckdb_queries_run_on_the_tables(
     assert duckdb.sql(statements[2]).fetchall() == []  # every back end agrees
     contradicted = sum(row["matches_stated"] is False for row in table)
     assert duckdb.sql(statements[3]).fetchall() == [(contradicted,)] == [(0,)]
+
+
+def test_the_documented_pandas_lines_run_on_a_table_with_an_invalid_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new-user finding: the README's ``rows[~rows.agree | ...]`` raised ``TypeError: bad
+    operand type for unary ~: 'NoneType'`` on a table holding an invalid line (its ``agree``
+    is null).  The pandas blocks of the README and docs/scale.md run, and "anything to look
+    at" is the invalid line and the one whose stated solution is contradicted."""
+    pytest.importorskip("pandas", reason='pip install -e ".[notebook]"')
+    pytest.importorskip("pyarrow", reason='pip install -e ".[parquet]"')
+    source = write_puzzles(tmp_path / "p.csv", 4, csv=True, bad=(3,))
+    lines = source.read_text(encoding="utf-8").splitlines()
+    puzzle, solution = lines[2].split(",")  # the second puzzle's stated solution, one cell off
+    lines[2] = f"{puzzle},{solution[:-1]}{'1' if solution[-1] != '1' else '2'}"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, err = _table(source, tmp_path / "results.parquet")
+    assert code == 3, err  # the contradicted solution (3) outranks the bad line (2)
+    monkeypatch.chdir(tmp_path)
+    for page in (ROOT / "README.md", ROOT / "docs" / "scale.md"):
+        blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+        (block,) = [block for block in blocks if "read_parquet" in block]
+        (look,) = [line for line in block.splitlines() if "anything to look at" in line]
+        names: dict[str, object] = {}
+        exec(block, names)
+        found = eval(look.split("#")[0], names)
+        assert sorted(found.line) == [3, 4], page  # line 3: contradicted; line 4: invalid

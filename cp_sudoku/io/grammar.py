@@ -156,6 +156,33 @@ def grid_rows(rows: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     return [(number, text) for number, text in kept if text.strip() and not SEPARATOR.match(text)]
 
 
+def square_rows(found: Sequence[tuple[int, Sequence[tuple[str, int]]]], source: str | None) -> None:
+    """Nothing when the ``(line, [(symbol, column), ...])`` rows make a square.
+
+    Raises:
+        PuzzleError: every row of one width above their count (the grid ends early,
+            or one row holds a whole puzzle), or a row of another length than the
+            count (its line, and the column of its first extra symbol).
+    """
+    n = len(found)
+    widths = {len(row) for _, row in found}
+    if len(widths) == 1 and (width := widths.pop()) > n:
+        side = isqrt(width)
+        rows_said = f"{n} row" + ("s" if n > 1 else "")
+        one_line = n == 1 and side > 1 and side * side == width
+        also = f" (or, for a {side}x{side} puzzle on one line, {side} rows of {side})"
+        raise Where(source, found[-1][0]).error(
+            f"the grid ends after {rows_said}, expected {width} rows of {width} symbols"
+            + (also if one_line else "")
+        )
+    for number, row in found:
+        if len(row) != n:
+            column = row[n][1] if len(row) > n else None
+            raise Where(source, number).error(
+                f"a grid of {n} rows needs {n} entries per row, got {len(row)}", column=column
+            )
+
+
 def grid_values(
     rows: Sequence[tuple[int, str]], alphabet: Alphabet | None, source: str | None
 ) -> tuple[list[int], Alphabet]:
@@ -175,12 +202,7 @@ def grid_values(
         else any(numbers_layout(tokens(text.replace("|", " ")), n) for _, text in rows)
     )
     found = [(number, symbols(text, numbers, row=True)[0]) for number, text in rows]
-    for number, row in found:
-        if len(row) != n:
-            column = row[n][1] if len(row) > n else None
-            raise Where(source, number).error(
-                f"a grid of {n} rows needs {n} entries per row, got {len(row)}", column=column
-            )
+    square_rows(found, source)
     first = Where(source, rows[0][0] if rows else None)
     chosen = choose_alphabet([s for _, row in found for s in row], n, numbers, alphabet, first)
     values: list[int] = []
