@@ -96,6 +96,15 @@ def certificate_name(source: str, line: int, text: str = "") -> str:
     return f"{re.sub(r'[^A-Za-z0-9._-]+', '_', stem) or 'puzzle'}-{line}"
 
 
+def taken(directory: Path, name: str, force: bool) -> PuzzleError | None:
+    """The refusal of a certificate ``NAME`` already in ``directory`` (None when there is
+    none, or with ``force``): nothing is overwritten unless asked."""
+    there = directory / f"{name}{SUFFIX}"
+    if there.exists() and not force:
+        return PuzzleError(f"{there} exists: add --force to overwrite it")
+    return None
+
+
 def write_files(
     directory: Path, name: str, record: dict[str, Any], cnf_text: str, proof_text: str | None
 ) -> Path:
