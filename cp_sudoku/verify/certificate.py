@@ -84,12 +84,18 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def text_name(stem: str, text: str) -> str:
+    """``STEM-`` and the first 12 hex digits of the SHA-256 of ``text``: a name that two
+    different puzzles never share."""
+    return f"{stem}-{sha256(text)[:12]}"
+
+
 def certificate_name(source: str, line: int, text: str = "") -> str:
     """``../data/top95.txt``, line 12 -> ``top95-12``; a puzzle typed on the command line
     (source ``<argument>``) is named by its text instead: ``argument-`` and the first 12
     hex digits of the SHA-256 of ``text``, so two puzzles never share a name."""
     if source == "<argument>":
-        return f"argument-{sha256(text)[:12]}"
+        return text_name("argument", text)
     stem = Path(source.strip("<>")).name
     for suffix in (".txt", ".csv", ".jsonl", ".json"):
         stem = stem.removesuffix(suffix)
