@@ -115,6 +115,14 @@ def test_a_baseline_that_settles_nothing_shows_no_rate_and_its_cap(
     assert "backtrack-plain: 2 puzzles, none settled (all unknown)" in result.stderr
 
 
+def test_one_puzzle_is_said_in_the_singular(data: Path) -> None:
+    """It said "1 puzzles"."""
+    args = ["royle-17clue", "--limit-puzzles", "1", "--backend", "kernel", "--no-baselines"]
+    result = CliRunner().invoke(main, ["bench", *args])
+    assert result.exit_code == 0, result.output
+    assert "bench: royle-17clue / kernel: 1 puzzle, " in result.stderr
+
+
 def test_bench_unknown_data_set_exits_2(data: Path) -> None:
     result = CliRunner().invoke(main, ["bench", "no-such-set", "--no-baselines"])
     assert result.exit_code == 2

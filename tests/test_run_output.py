@@ -114,6 +114,24 @@ def test_a_grid_file_stopped_by_a_bad_byte_keeps_the_puzzles_before_it(tmp_path:
         ]
 
 
+def test_a_csv_record_spanning_lines_is_one_row_whatever_the_slices(tmp_path: Path) -> None:
+    """A quoted puzzle field broken over lines 6 and 7: read whole, it is one valid puzzle;
+    a slice ending at line 6 read it as two invalid ones (31 rows, exit 2)."""
+    lines = write_puzzles(tmp_path / "p.csv", 12, csv=True).read_text().splitlines()
+    puzzle, solution = lines[5].split(",")
+    lines[5] = f'"{puzzle[:40]}\n{puzzle[40:]}",{solution}'
+    path = tmp_path / "span.csv"
+    path.write_text("\n".join(lines) + "\n")
+    tables = []
+    for size in (1, 2, 5, 100):
+        out = tmp_path / f"o{size}.jsonl"
+        tally = check_to_file(str(path), str(out), Plan(("sat",)), slice_lines=size)
+        assert tally.total == 12 and "invalid" not in tally.statuses
+        tables.append([{k: v for k, v in row.items() if "seconds" not in k} for row in rows(out)])
+    assert all(table == tables[0] for table in tables)
+    assert [row["line"] for row in tables[0]] == [2, 3, 4, 5, 7, *range(8, 15)]
+
+
 def test_jsonl_and_parquet_hold_the_same_rows(tmp_path: Path) -> None:
     path = write_puzzles(tmp_path / "p.txt", 12)
     for suffix in ("jsonl", "parquet"):

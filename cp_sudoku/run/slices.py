@@ -6,8 +6,8 @@ cluster does not send puzzles one by one: it cuts the file into slices of
 reads its slice straight from the file, checks every puzzle in it, and
 returns the slice's rows (:mod:`cp_sudoku.run.output`) as columns.  Only
 line-based formats can be cut this way: ``line`` (one puzzle per line) and
-``csv`` (whose header line is passed to every slice; records must not span
-lines).
+``csv`` (whose header line is passed to every slice; a slice ends only where
+no quoted field goes on, so a record spanning lines stays whole).
 
 A worker reads its slice itself (:class:`Part`), whatever the executor:
 this process, a process pool or Dask.
@@ -70,7 +70,8 @@ class SlicedFile:
 
 
 def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
-    """Cut a ``line`` or ``csv`` file into slices of ``lines`` lines (>= 1).
+    """Cut a ``line`` or ``csv`` file into slices of ``lines`` lines (>= 1; a CSV slice goes
+    on while a quoted field does, counting its quotes).
 
     Raises:
         UsageError: the format is not line-based, or ``lines < 1``.
@@ -109,12 +110,15 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
         if (undecodable := undecoded(header, path, number)) is not None:
             raise undecodable
         start, first, count = offset, number + 1, 0
+        inside = False  # within a quoted CSV field that goes on to the next line
         for raw in handle:
             offset += len(raw)
             count += 1
-            if count == lines:
+            if format == "csv" and raw.count(b'"') % 2:
+                inside = not inside
+            if count >= lines and not inside:
                 slices.append(Slice(len(slices), start, offset, first))
-                start, first, count = offset, first + lines, 0
+                start, first, count = offset, first + count, 0
         if count:
             slices.append(Slice(len(slices), start, offset, first))
     return SlicedFile(
