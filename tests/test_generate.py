@@ -307,6 +307,16 @@ def test_from_a_puzzle_without_solution_answers_none_with_its_reason(tmp_path) -
     assert "r1c4=6" in record["reason"] and "cannot all hold" in record["reason"]
 
 
+def test_from_a_missing_file_is_one_line_naming_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A new-user finding: it said "No such file or directory: PATH", as no other command does."""
+    missing = tmp_path / "my-killer-cages.txt"
+    result = CliRunner().invoke(main, ["generate", "--from", str(missing)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"cp-sudoku: error: Invalid value for '--from': File '{missing}' does not exist.\n"
+    )
+
+
 def test_kakuro_sums_as_assumptions_agree_with_the_compiled_puzzle() -> None:
     """The generator's one-model-per-layout test of "another filling with these sums"
     gives the same answer as a fresh solver of the Kakuro it writes, on 60 fillings."""

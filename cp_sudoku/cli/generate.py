@@ -72,7 +72,7 @@ from cp_sudoku.model import Puzzle, UsageError
 @click.option(
     "--from",
     "source",
-    type=click.Path(dir_okay=False),
+    type=click.Path(exists=True, dir_okay=False),
     default=None,
     metavar="FILE",
     help="Complete a setter's drawn rules with the fewest givens found.",
