@@ -176,6 +176,20 @@ def test_certified_puzzles_pass_verify(tmp_path) -> None:  # type: ignore[no-unt
     assert verified.exit_code == 0 and verified.output.count("holds") == 2
 
 
+def test_certificates_of_other_sizes_with_one_seed_never_replace_each_other(
+    tmp_path: Path,
+) -> None:
+    """Both were ``generated-1-0``: the 6x6's silently replaced the 4x4's."""
+    runner = CliRunner()
+    for size in (["--size", "4"], ["--size", "6", "--box", "2x3"]):
+        done = runner.invoke(main, ["generate", *size, "--seed", "1", "--certify", str(tmp_path)])
+        assert done.exit_code == 0, done.output
+    names = sorted(path.name for path in tmp_path.glob("*.cert.json"))
+    assert len(names) == 2 and all(name.startswith("generated-1-0-") for name in names)
+    verified = runner.invoke(main, ["verify", str(tmp_path)])
+    assert verified.exit_code == 0 and verified.output.count("holds") == 2
+
+
 def test_service_generates_what_the_cli_prints(service: Any) -> None:
     reply = service.post("/v1/generate", json={"size": 6, "count": 2, "seed": 9})
     assert reply.status_code == 200, reply.text

@@ -20,7 +20,7 @@ from cp_sudoku.io import read_file, to_text
 from cp_sudoku.io.writers import puzzle_string
 from cp_sudoku.kinds.extras import EXTRAS
 from cp_sudoku.kinds.grid import parse_box
-from cp_sudoku.model import UsageError
+from cp_sudoku.model import Puzzle, UsageError
 
 
 @click.command()
@@ -170,11 +170,15 @@ def _plain(made: Generated, record: dict) -> str:
     return f"{note}\n{to_text(made.puzzle)}"
 
 
-def _certify(puzzle: object, directory: Path, name: str) -> dict:
+def _certify(puzzle: Puzzle, directory: Path, stem: str) -> dict:
+    """Certify ``puzzle`` as ``STEM-HASH`` (the hash of its text: two runs of other sizes or
+    files with the same seed or line named theirs alike, the second silently replacing the
+    first)."""
+    from cp_sudoku.verify.certificate import text_name
     from cp_sudoku.verify.certify import certify
 
     directory.mkdir(parents=True, exist_ok=True)
-    done = certify(puzzle, directory, name)  # type: ignore[arg-type]
+    done = certify(puzzle, directory, text_name(stem, to_text(puzzle)))
     return {"path": str(done.path), "status": done.status, "holds": not done.failures}
 
 
