@@ -95,7 +95,7 @@ class Arrow(Constraint):
         k = self.circle
         if len(prefix) < k:
             return True
-        number = sum(10 ** (k - 1 - i) * v for i, v in enumerate(prefix[:k]))
+        number: int = sum(10 ** (k - 1 - i) * v for i, v in enumerate(prefix[:k]))
         return sum(prefix[k:]) + (len(self.cells) - len(prefix)) <= number
 
     def _words(self) -> str:
