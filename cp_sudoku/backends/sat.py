@@ -327,6 +327,7 @@ class SatBackend(Backend):
         "assumptions",
     )
     size_statistics: ClassVar[tuple[str, ...]] = ("variables", "clauses")
+    distinct_grids: ClassVar[bool] = True  # each grid found is blocked in its cube
     #: Counts that depend on what the compiled shape's solver solved before (its learnt
     #: clauses), so on the order and grouping of a run's puzzles, as times do.
     history_statistics: ClassVar[tuple[str, ...]] = ("conflicts", "decisions", "propagations")
