@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -160,7 +161,7 @@ def _regions(text: str | None, n: int) -> tuple[str, ...] | None:
     return labels
 
 
-def _plain(made: Generated, record: dict) -> str:
+def _plain(made: Generated, record: dict[str, Any]) -> str:
     grade = f"{made.grade}, " if made.grade is not None else ""
     note = f"# {grade}{len(made.puzzle.givens)} givens, seed {made.seed}:{made.index}"
     if "certificate" in record:
@@ -170,7 +171,7 @@ def _plain(made: Generated, record: dict) -> str:
     return f"{note}\n{to_text(made.puzzle)}"
 
 
-def _certify(puzzle: Puzzle, directory: Path, stem: str) -> dict:
+def _certify(puzzle: Puzzle, directory: Path, stem: str) -> dict[str, str | bool]:
     """Certify ``puzzle`` as ``STEM-HASH`` (the hash of its text: two runs of other sizes or
     files with the same seed or line named theirs alike, the second silently replacing the
     first)."""
@@ -214,7 +215,7 @@ def _complete_file(
     return code
 
 
-def _completed_record(label: str, done: Completed) -> dict:
+def _completed_record(label: str, done: Completed) -> dict[str, Any]:
     return {
         "source": label,
         "status": done.status,
