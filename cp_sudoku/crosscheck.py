@@ -157,17 +157,40 @@ def crosscheck(
     return judge(puzzle, results)
 
 
-def solve_all(puzzle: Puzzle, built: Sequence[Backend], **limits: Any) -> dict[str, Result]:
+#: The reason of a back end a shared deadline left no time for (:func:`solve_all`).
+NOT_REACHED = "not run: the time limit passed before its turn"
+
+
+def solve_all(
+    puzzle: Puzzle, built: Sequence[Backend], *, share: bool = False, **limits: Any
+) -> dict[str, Result]:
     """Each back end's result on ``puzzle``, not judged yet (:func:`judge` does); one that
     declines is followed by its stand-in (:data:`~cp_sudoku.backends.STAND_INS`), unless
     that one runs anyway.  ``limits``: ``limit``, ``time_limit`` (already checked) and
-    ``keep``, as :meth:`~cp_sudoku.backends.base.Backend.solve` takes them."""
+    ``keep``, as :meth:`~cp_sudoku.backends.base.Backend.solve` takes them.
+
+    Under a deadline in force (:func:`~cp_sudoku.constraints.base.compile_deadline`) the
+    back ends run within it: each may take all that is left, and one whose turn comes
+    after it raises ``OutOfTime``.  With ``share``, each takes at most an even share of
+    what is left among those still to run (a slow first one leaves time to the others),
+    and one whose turn comes after the deadline answers ``unknown``, stopped by the
+    ``time limit`` (:data:`NOT_REACHED`), without running, so those before it are kept."""
     results: dict[str, Result] = {}
-    for backend in built:
-        result = results[backend.name] = backend.solve(puzzle, **_within_deadline(limits))
+
+    def solve(backend: Backend, turns: int) -> Result:
+        if not share or (left := remaining_time()) is None:
+            return backend.solve(puzzle, **_within_deadline(limits))
+        if left == 0.0:
+            return Result(backend.name, "unknown", (), False, 0.0, {}, 0, "time limit", NOT_REACHED)
+        own = limits.get("time_limit")
+        even = max(left / turns, 0.001)
+        return backend.solve(puzzle, **{**limits, "time_limit": min(own or even, even)})
+
+    for turn, backend in enumerate(built):
+        result = results[backend.name] = solve(backend, len(built) - turn)
         stand_in = STAND_INS.get(backend.name) if result.stopped == DECLINED else None
         if stand_in is not None and all(other.name != stand_in for other in built):
-            results[stand_in] = shared(stand_in).solve(puzzle, **_within_deadline(limits))
+            results[stand_in] = solve(shared(stand_in), len(built) - turn)
     return results
 
 

@@ -224,7 +224,12 @@ ADDRESS_SPACE = 2 * 1024**3
 
 
 def _check_limited(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    """``cp-sudoku check PATH --jobs 1 OPTIONS`` in a process limited to :data:`ADDRESS_SPACE`.
+    """``cp-sudoku check PATH --jobs 1 OPTIONS`` in a process limited to :data:`ADDRESS_SPACE`."""
+    return _limited("check", str(path), "--jobs", "1", *options)
+
+
+def _limited(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``cp-sudoku ARGUMENTS`` in a process limited to :data:`ADDRESS_SPACE`.
 
     ``RLIMIT_AS`` set in the child before it starts Python (what ``ulimit -v`` sets): the
     interpreter with every solver library loaded maps about 440 MiB of it.
@@ -234,7 +239,7 @@ def _check_limited(path: Path, *options: str) -> subprocess.CompletedProcess[str
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
     return subprocess.run(
-        [sys.executable, "-m", "cp_sudoku.cli", "check", str(path), "--jobs", "1", *options],
+        [sys.executable, "-m", "cp_sudoku.cli", *arguments],
         capture_output=True,
         text=True,
         timeout=600,
@@ -295,6 +300,34 @@ def test_a_cnf_past_its_bound_is_declined_in_2_gib(tmp_path: Path) -> None:
     (sat,) = json.loads(result.stdout)["backends"].values()
     assert sat["stopped"] == "declined"
     assert "148,530,000 clauses, over the bound of 4,000,000" in sat["reason"]
+
+
+#: A 7 x 7 Skyscrapers of puzzlekit (its entry 102), heights 1 to 5: one binary per allowed
+#: tuple of its clues made a MIP of 18.6 million nonzeros (600 MB of rows in Python).
+SKYSCRAPERS_7 = """kind: skyscrapers
+size: 7
+heights: 5
+top: 2 1 2 3 3 1 2
+bottom: 3 5 2 1 1 3 2
+left: 2 1 3 3 2 3 3
+right: 2 4 2 3 3 1 3
+"""
+
+
+def test_a_mip_past_its_nonzeros_is_refused_in_2_gib(tmp_path: Path) -> None:
+    """``export --to mps`` of 100 bytes ended in a ``MemoryError`` (exit 70) after 25 s, and
+    the ``mip`` back end ran 55 s into SCIP's "insufficient memory"; now the MIP stops at
+    its bound of nonzeros: exit 2 from the exporter, a decline from the back end."""
+    path = tmp_path / "skyscrapers.txt"
+    path.write_text(SKYSCRAPERS_7)
+    exported = _limited("export", str(path), "--to", "mps", "-o", str(tmp_path / "x.mps"))
+    says = "the MIP would hold at least"
+    assert exported.returncode == 2 and says in exported.stderr, exported.stderr[-2000:]
+    assert "over the bound of 3,000,000 (docs/backends.md" in exported.stderr
+    result = _check_limited(path, "--backend", "mip", "--json")
+    assert result.returncode == 3, result.stderr[-2000:]
+    (mip,) = json.loads(result.stdout)["backends"].values()
+    assert mip["stopped"] == "declined" and says in mip["reason"]
 
 
 def _jigsaw_100() -> str:

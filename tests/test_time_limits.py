@@ -30,6 +30,8 @@ from conftest import every_backend
 from cp_sudoku.backends import available, get_backend
 from cp_sudoku.backends.minizinc import missing
 from cp_sudoku.cli import main
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
+from cp_sudoku.crosscheck import NOT_REACHED, solve_all
 from cp_sudoku.io import parse_text
 from cp_sudoku.model import Puzzle
 
@@ -185,6 +187,32 @@ def _kenken_50() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _between_25() -> Puzzle:
+    """An empty 25 x 25 Sudoku with one between line snaking through all 625 cells: it
+    decomposes into 623 tables of about 4,600 tuples each."""
+    snake = [
+        f"r{r}c{c}" for r in range(1, 26) for c in (range(1, 26) if r % 2 else range(25, 0, -1))
+    ]
+    grid = [" ".join(["0"] * 25)] * 25
+    lines = ["kind: sudoku", "box: 5x5", "alphabet: numbers", "grid:", *grid, "constraints:"]
+    return parse_text("\n".join([*lines, "betweenline " + " ".join(snake)]))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "cpsat",  # 8.3 s against a limit of 1: the clock was read between rules only
+        pytest.param("sat", marks=pytest.mark.slow),  # 21 s
+        pytest.param("mip", marks=pytest.mark.slow),  # 15.6 s
+        pytest.param("backtrack", marks=pytest.mark.slow),  # 1.5 s
+    ],
+)
+def test_one_rule_of_hundreds_of_tables_keeps_the_time_limit(name: str) -> None:
+    """The clock is read after each part of a rule's decomposition, and as each table is
+    built (the 623 tables took 1.8 s to build, before any back end saw them)."""
+    _bounded_on(_between_25(), name, 1.0)
+
+
 #: A 9x9 Sudoku and a linear sum over 13 cells, coefficients 9**k: a CNF that grows as 9**k.
 _WIDE_CELLS = [f"r{1 + k // 9}c{1 + k % 9}" for k in range(13)]
 WIDE_SUM = "\n".join(
@@ -273,6 +301,52 @@ def test_every_endpoint_keeps_its_time_limit(
     record = answer.json()
     words = json.dumps(record)
     assert "unknown" in words or "time limit" in words or record.get("failed"), record
+
+
+def test_the_workbench_parts_share_one_deadline(service: TestClient) -> None:
+    """``/v1/workbench`` on :data:`WIDE_SUM` with the default back ends: sat's CNF and the
+    backtracker run to any limit, so each part used to take all of ``time_limit`` in turn
+    (4.4 s under a limit of 1: the check's back ends, then the candidates, then the
+    suggestion).  Now they share one deadline: the check's back ends an even share each,
+    the candidates and the suggestion what is left, each saying it stopped."""
+    quick = {"puzzle": "." * 16}
+    assert service.post("/v1/workbench", json=quick).status_code == 200
+    started = time.perf_counter()
+    answer = service.post("/v1/workbench", json={"puzzle": WIDE_SUM, "time_limit": SHORT})
+    assert time.perf_counter() - started < 2 * SHORT + 1
+    assert answer.status_code == 200, answer.text
+    record = answer.json()
+    check = record["check"]
+    assert check["status"] == "multiple", check  # cpsat's two grids, re-checked
+    for name, result in check["backends"].items():
+        assert (result["status"], result["stopped"]) in HONEST | {("unknown", None)}, name
+    assert (record["candidates"]["status"], record["candidates"]["stopped"]) == (
+        "unknown",
+        "time limit",
+    )
+    suggestion = record["suggestion"]
+    assert (suggestion["status"], suggestion["stopped"]) == ("unknown", "time limit")
+
+
+def test_back_ends_a_shared_deadline_leaves_no_time_say_so() -> None:
+    """Past a deadline in force, :func:`solve_all` raises ``OutOfTime`` (``generate`` stops
+    there); sharing it, a back end whose turn comes after it answers ``unknown``, stopped by
+    the ``time limit``, without running."""
+    puzzle = parse_text(CAGE["+"])
+    backends = [get_backend("sat"), get_backend("backtrack")]
+    with compile_deadline(time.perf_counter() - 1):
+        with pytest.raises(OutOfTime):
+            solve_all(puzzle, backends, limit=2, time_limit=5)
+        results = solve_all(puzzle, backends, share=True, limit=2, time_limit=5)
+    for name, result in results.items():
+        assert (result.status, result.stopped, result.reason) == (
+            "unknown",
+            "time limit",
+            NOT_REACHED,
+        ), name
+    with compile_deadline(time.perf_counter() + 30):  # an even share each: plenty here
+        results = solve_all(puzzle, backends, share=True, limit=2, time_limit=5)
+    assert {r.status for r in results.values()} == {"multiple"}
 
 
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))

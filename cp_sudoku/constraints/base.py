@@ -461,6 +461,8 @@ class Table(Constraint):
     Raises:
         PuzzleError: a tuple of the wrong length, or more than
             :data:`~cp_sudoku.constraints.base.TABLE_CAP` tuples.
+        OutOfTime: built past the deadline of :func:`compile_deadline` (a rule's
+            decomposition may build hundreds of tables, each sorting thousands of tuples).
     """
 
     tuples: tuple[tuple[int, ...], ...] = ()
@@ -469,6 +471,7 @@ class Table(Constraint):
     summary: ClassVar[str] = "the cells take one of the listed tuples"
 
     def __init__(self, cells: Iterable[Cell], tuples: Iterable[Sequence[int]]) -> None:
+        check_deadline()
         object.__setattr__(self, "cells", tuple(cells))
         object.__setattr__(self, "tuples", tuple(sorted(set(map(tuple, tuples)))))
         if any(len(t) != len(self.cells) for t in self.tuples):

@@ -233,7 +233,7 @@ class _Writer:
 
     def bound(self) -> None:
         """Stop once the clauses written pass :data:`~cp_sudoku.encodings.size.MAX_CLAUSES`."""
-        within(len(self.clauses), MAX_CLAUSES, "clauses", "CNF")
+        within(len(self.clauses), MAX_CLAUSES, "clauses", "CNF", so_far=True)
 
     def members(self, constraint: Constraint) -> list[int]:
         index = self.puzzle.index

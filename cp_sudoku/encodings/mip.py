@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from cp_sudoku.constraints import AllDifferent, Linear, Pair, Table, Visibility
 from cp_sudoku.encodings.dispatch import Step, compile_rules
 from cp_sudoku.encodings.products import by_exponents, weighted_sums
-from cp_sudoku.encodings.size import MAX_MIP_CELL_VALUES, cell_values, within
+from cp_sudoku.encodings.size import MAX_MIP_CELL_VALUES, MAX_MIP_NONZEROS, cell_values, within
 from cp_sudoku.model import (
     Cage,
     Constraint,
@@ -86,13 +86,15 @@ class Mip:
     - ``names[j]``: variable ``j``'s name (every variable is binary);
     - ``rows``: the constraints (:class:`Row`);
     - ``cell_vars[i]``: value -> variable of cell ``i`` (``Puzzle.cells`` order);
-    - ``given``: positions of the cells fixed by a given.
+    - ``given``: positions of the cells fixed by a given;
+    - ``nonzeros``: the terms of ``rows``, summed.
     """
 
     names: list[str] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)
     cell_vars: list[dict[int, int]] = field(default_factory=list)
     given: frozenset[int] = frozenset()
+    nonzeros: int = 0
     _names: dict[str, int] = field(default_factory=dict, repr=False)
 
     def add_var(self, name: str) -> int:
@@ -114,6 +116,7 @@ class Mip:
         indices = tuple(var for var, _ in terms)
         coefs = tuple(coef for _, coef in terms)
         self.rows.append(Row(name, indices, coefs, sense, rhs))
+        self.nonzeros += len(indices)
 
     def decode(self, values: Sequence[float]) -> Grid:
         """The grid of a 0-1 solution (``values[j]`` of variable ``j``, 0.5 the threshold)."""
@@ -143,7 +146,8 @@ def to_mip(puzzle: Puzzle, *, reduce_domains: bool = True) -> Mip:
 
     Raises:
         EncodingTooLarge: more than :data:`~cp_sudoku.encodings.size.MAX_MIP_CELL_VALUES`
-            binaries.
+            cell binaries, or more than :data:`~cp_sudoku.encodings.size.MAX_MIP_NONZEROS`
+            nonzeros.
     """
     return _Builder(puzzle, reduce_domains).mip
 
@@ -170,7 +174,11 @@ class _Builder:
                 var = mip.cell_vars[index[cell]][value]
                 mip.add_row(f"given_{cell_name(cell)}", [(var, 1)], "=", 1)
         self.tables = 0
-        compile_rules(puzzle, self, NATIVE, "mip")
+        compile_rules(puzzle, self, NATIVE, "mip", bound=self.bound)
+
+    def bound(self) -> None:
+        """Stop once the rows pass :data:`~cp_sudoku.encodings.size.MAX_MIP_NONZEROS`."""
+        within(self.mip.nonzeros, MAX_MIP_NONZEROS, "nonzeros", "MIP", so_far=True)
 
     def terms(self, i: int, weighted: bool = False) -> list[tuple[int, int]]:
         """Cell ``i``'s binaries as terms, with coefficient 1 or its value."""

@@ -11,6 +11,9 @@ names the bound, instead of running out of memory.  The measures:
   per cell value and expands each all-different over them (about 2 KiB each); exact
   cover has one option each.  Bound: :data:`MAX_CELL_VALUES`.  The MIP has one binary
   per cell value, and SCIP takes about 9 KiB for each: :data:`MAX_MIP_CELL_VALUES`.
+- *MIP nonzeros*: the terms of its rows, counted after each rule and each part of a
+  decomposition (a table's binaries, one per allowed tuple, are only known as they are
+  built).  Bound: :data:`MAX_MIP_NONZEROS`.
 - *CNF clauses*: the pairwise at-most-one of every cell and of every value in every unit
   (:func:`unit_clauses`), before any clause is written; the clauses of cages, clues and
   tables are counted as they are written, after each constraint.  Bound:
@@ -38,6 +41,11 @@ MAX_CELL_VALUES = 300_000
 #: The most cell values the MIP takes (SCIP holds about 9 KiB for each): an empty 36 x 36
 #: grid has 46,656.
 MAX_MIP_CELL_VALUES = 50_000
+#: The most nonzeros (terms summed over the rows) the MIP may hold, counted as its rules are
+#: built: one binary per allowed tuple of a table makes a 7 x 7 Skyscrapers of 100 bytes
+#: 18.6 million (600 MB of rows in Python; the MPS text passed 2 GiB, SCIP ran out of memory);
+#: SCIP peaked at 1.5 GiB on 2.55 million.
+MAX_MIP_NONZEROS = 3_000_000
 #: The most clauses a CNF may hold: an empty 36 x 36 Sudoku has 3.3 million.
 MAX_CLAUSES = 4_000_000
 
@@ -78,15 +86,16 @@ def check_clauses(puzzle: Puzzle, domains: Sequence[Sequence[int]], name: str) -
         within(unit_clauses(puzzle, domains), MAX_CLAUSES, "clauses", name)
 
 
-def within(count: int, bound: int, what: str, name: str) -> None:
+def within(count: int, bound: int, what: str, name: str, *, so_far: bool = False) -> None:
     """Raise :class:`EncodingTooLarge` when ``count`` passes ``bound``.
 
-    ``what`` names the measure (``clauses``), ``name`` the encoding (``CNF``).
+    ``what`` names the measure (``clauses``), ``name`` the encoding (``CNF``);
+    ``so_far``: ``count`` was taken while building, so the whole would hold at least it.
     """
     if count > bound:
         raise EncodingTooLarge(
-            f"the {name} would hold {count:,} {what}, over the bound of {bound:,} "
-            "(docs/backends.md, 'Size bounds')"
+            f"the {name} would hold {'at least ' if so_far else ''}{count:,} {what}, "
+            f"over the bound of {bound:,} (docs/backends.md, 'Size bounds')"
         )
 
 

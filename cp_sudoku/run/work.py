@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from cp_sudoku.backends import Backend, Result
+from cp_sudoku.constraints.base import compile_deadline
 from cp_sudoku.crosscheck import Count, Verdict, count, judge, solve_all
 from cp_sudoku.deduction import Grade, grade
 from cp_sudoku.io.entry import Entry
@@ -61,20 +62,27 @@ def check_each(entries: Sequence[Entry], backends: Sequence[Backend], plan: Plan
     checker's, stay in the processor's caches (with ``check --backend sat``, 6% less CPU
     than solving and judging each puzzle in turn: docs/performance.md).  A group holds
     ``HELD_GRIDS // plan.limit`` puzzles (64 at the default limit of 2; one at a limit of
-    128 or more, so memory does not grow with the limit)."""
+    128 or more, so memory does not grow with the limit).  Under a deadline in force (the
+    service's ``/v1/workbench``) the back ends share it evenly, and one whose turn comes
+    after it answers ``unknown``, stopped by the ``time limit``
+    (:func:`~cp_sudoku.crosscheck.solve_all`)."""
     limits = {"limit": plan.limit, "time_limit": plan.time_limit}
     group = max(1, HELD_GRIDS // plan.limit)
     checked: list[Checked] = []
     for start in range(0, len(entries), group):
         batch = entries[start : start + group]
         puzzles = [_puzzle(entry) for entry in batch]
-        found = [solve_all(puzzle, plan.lineup(puzzle, backends), **limits) for puzzle in puzzles]
-        for entry, puzzle, results in zip(batch, puzzles, found, strict=True):
-            verdict = judge(puzzle, results)
-            stated = entry.solution
-            mismatch = None if stated is None else stated_mismatch(puzzle, verdict, stated)
-            graded = grade(puzzle, time_limit=plan.time_limit) if plan.grade else None
-            checked.append(Checked(verdict, mismatch, graded))
+        found = [
+            solve_all(puzzle, plan.lineup(puzzle, backends), share=True, **limits)
+            for puzzle in puzzles
+        ]
+        with compile_deadline(None):  # judging (every grid re-checked) is never cut short
+            for entry, puzzle, results in zip(batch, puzzles, found, strict=True):
+                verdict = judge(puzzle, results)
+                stated = entry.solution
+                mismatch = None if stated is None else stated_mismatch(puzzle, verdict, stated)
+                graded = grade(puzzle, time_limit=plan.time_limit) if plan.grade else None
+                checked.append(Checked(verdict, mismatch, graded))
     return checked
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cp_sudoku.backends.base import Clock
+from cp_sudoku.constraints.base import compile_deadline
 from cp_sudoku.display import verdict_record
 from cp_sudoku.io import alphabet_of
 from cp_sudoku.model import Puzzle
@@ -63,13 +65,21 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
     ``candidates`` (true candidates), ``suggestion`` (for multiple), ``core``
     (for none; its ``cells`` are the ones to highlight).
 
+    ``options.time_limit`` is one deadline for the whole request: the check's back ends
+    share it (each at most the limit), then the candidates and the suggestion or the core
+    get what is left.  A part the deadline leaves no time for says so: a back end not
+    run is ``unknown``, stopped by the ``time limit``, as are the candidates, the
+    suggestion and the core (each in its record's ``status`` or ``stopped``).
+
     Raises:
         InputError: the text is not exactly one readable puzzle.
     """
+    clock = Clock(options.time_limit)
     entry, puzzle = _one_puzzle(text, options)
     plan = options.plan()
     backends = plan.built()
-    checked = check(entry, backends, plan)
+    with compile_deadline(clock.deadline):
+        checked = check(entry, backends, plan)
     verdict = checked.verdict
     found = sorted(verdict.solutions)  # the pair whose differing cells ``differ`` names
     record: dict[str, Any] = {
@@ -77,20 +87,27 @@ def workbench_one(text: str, options: Options, per_candidate: int = 0) -> dict[s
         "drawing": drawing(puzzle, found[0] if found else None),
         "second": _layout(puzzle, found[1]) if len(found) > 1 else None,
         "candidates": true_candidates(
-            puzzle, per_candidate=per_candidate, time_limit=options.time_limit
+            puzzle, per_candidate=per_candidate, time_limit=_left(clock)
         ).record(),
         "suggestion": None,
         "core": None,
     }
     if verdict.status == "multiple":
         lineup = plan.lineup(puzzle, backends)
-        record["suggestion"] = suggest(puzzle, lineup, time_limit=options.time_limit).record()
+        record["suggestion"] = suggest(puzzle, lineup, time_limit=_left(clock)).record()
     elif verdict.status == "none" and verdict.agree:
-        core: Core = why_none(puzzle, time_limit=options.time_limit)
+        core: Core = why_none(puzzle, time_limit=_left(clock))
         record["core"] = core.record()
         if verdict.reason is None and core.members:
             record["check"]["reason"] = f"{core.sentence()}; deduction: {core.steps.summary()}"
     return record
+
+
+def _left(clock: Clock) -> float | None:
+    """What is left of the request's deadline, as a part's time limit (None: no limit); a
+    part reached after it gets a millisecond, in which it stops and says so."""
+    left = clock.remaining()
+    return None if left is None else max(left, 0.001)
 
 
 def _layout(puzzle: Puzzle, grid: tuple[int, ...]) -> list[str]:
