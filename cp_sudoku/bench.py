@@ -402,15 +402,18 @@ def footnotes(records: Sequence[Record], baseline_puzzles: int) -> list[str]:
     """The lines under :func:`table`: what ``*`` (a baseline, and its cap) and ``-`` mean,
     for the rows shown."""
     notes = []
-    shown = {record.backend for record in records if record.baseline}
+    baselines = [record for record in records if record.baseline]
+    shown = {record.backend for record in baselines}
     if shown:
+        # --limit-puzzles can hold them to fewer than baseline_puzzles: say what ran
+        first = min(baseline_puzzles, max(record.puzzles for record in baselines))
         caps = [
             f"{name} capped at " + ", ".join(f"{key} {value:,}" for key, value in options.items())
             for name, options in BASELINES.items()
             if name in shown and options
         ]
         capped = f"; {'; '.join(caps)} (past it: unknown)" if caps else ""
-        notes.append(f"* baseline, on the first {baseline_puzzles:,} puzzles of each set{capped}")
+        notes.append(f"* baseline, on the first {first:,} puzzles of each set{capped}")
     if not all(record.settled for record in records):
         notes.append("- settled none of its puzzles (all unknown): no rate or time to show")
     return notes

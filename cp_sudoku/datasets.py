@@ -29,6 +29,9 @@ ALPHABETS = {
     "sudoku25x25_easy": "1-9A-P",
 }
 
+#: Stems of the files that hold the stated solutions of a collection, not puzzles.
+SOLUTION_STEMS = (".solution", ".solutions")
+
 
 def data_dir() -> Path:
     """The shared data folder.
@@ -62,7 +65,13 @@ def dataset_path(name: str) -> Path:
     for found in sorted(root.glob("*/*")):
         if found.stem == name or found.name == name:
             return found
-    known = ", ".join(sorted(p.stem for p in root.glob("*/*") if p.suffix in (".txt", ".jsonl")))
+    known = ", ".join(
+        sorted(
+            p.stem
+            for p in root.glob("*/*")
+            if p.suffix in (".txt", ".jsonl", ".csv") and not p.stem.endswith(SOLUTION_STEMS)
+        )
+    )
     raise UsageError(f"no data set or file named {name!r}; known sets: {known}")
 
 

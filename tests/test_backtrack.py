@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from itertools import permutations
 from math import prod
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from cp_sudoku.backends import Backend, get_backend
 from cp_sudoku.backends.backtrack import BacktrackBackend, MrvSearch
+from cp_sudoku.backends.base import Sink
 from cp_sudoku.generate.blanked import generated_sudoku, solved_grid
 from cp_sudoku.io import parse_line
 from cp_sudoku.kinds.grid import sudoku_units
@@ -366,3 +368,45 @@ def test_the_default_cap_stops_backtrack_on_the_whole_contradiction() -> None:
     result = BacktrackBackend().solve(puzzle)
     assert (result.status, result.stopped) == ("unknown", "effort limit")
     assert result.stats["tries"] == 100_001
+
+
+#: 24 givens of Easter Monster's solution: 2,855 solutions (the kernel counts the same).
+FEW = ".74..5.........15.....92.3.....238..........536.85.2.9...5.8..........8....7...91"
+
+
+def test_a_count_past_its_hashes_is_recounted_plainly_and_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past ``RECOUNT_AFTER`` grids found with restarts (lowered here to 500), the count
+    starts again in one plain run that keeps no hash: still exact."""
+    recounts = []
+    original = Sink.recount
+
+    def spy(sink: Sink) -> None:
+        recounts.append(sink.count)
+        original(sink)
+
+    monkeypatch.setattr(MrvSearch, "RECOUNT_AFTER", 500)
+    monkeypatch.setattr(Sink, "recount", spy)
+    puzzle = parse_line(FEW)
+    result = get_backend("backtrack").solve(puzzle, limit=10**9, keep=2)
+    assert (result.status, result.count, result.complete) == ("multiple", 2855, True)
+    assert recounts and recounts[0] >= 500
+    assert all(is_solution(puzzle, grid) for grid in result.solutions)
+
+
+@pytest.mark.slow
+def test_a_count_of_a_million_and_a_half_stays_small() -> None:
+    """``count <81 dots> --backend backtrack`` kept a hash of each grid found (about 100
+    bytes a grid, 187 MB at 1.35 million); measured in a fresh process."""
+    code = (
+        "import resource\n"
+        "from cp_sudoku.backends import get_backend\n"
+        "from cp_sudoku.io import parse_line\n"
+        "r = get_backend('backtrack').solve(parse_line('.' * 81), limit=1_500_000, keep=2)\n"
+        "print(r.count, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    found, mib = map(int, out.stdout.split())
+    assert found == 1_500_000
+    assert mib < 120, f"{mib} MiB"

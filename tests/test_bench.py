@@ -92,17 +92,14 @@ def test_bench_table_and_no_baselines(sample: Path) -> None:
     assert "sat-naive" not in result.output
 
 
-def test_a_baseline_that_settles_nothing_shows_no_rate_and_its_cap(data: Path) -> None:
-    """backtrack-plain past its 10,000 tries on the first 17-clue puzzles: all unknown."""
-    args = [
-        "royle-17clue",
-        "--limit-puzzles",
-        "2",
-        "--baseline-puzzles",
-        "2",
-        "--backend",
-        "kernel",
-    ]
+@pytest.mark.parametrize("baseline_puzzles", [["--baseline-puzzles", "2"], []])
+def test_a_baseline_that_settles_nothing_shows_no_rate_and_its_cap(
+    data: Path, baseline_puzzles: list[str]
+) -> None:
+    """backtrack-plain past its 10,000 tries on the first 17-clue puzzles: all unknown.  The
+    footnote names the puzzles the baselines ran on, 2 also when --limit-puzzles held them
+    below the default --baseline-puzzles of 300."""
+    args = ["royle-17clue", "--limit-puzzles", "2", *baseline_puzzles, "--backend", "kernel"]
     result = CliRunner().invoke(main, ["bench", *args], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     cells = [[c for c in line.split() if c != "*"] for line in result.stdout.splitlines()]
@@ -118,10 +115,22 @@ def test_a_baseline_that_settles_nothing_shows_no_rate_and_its_cap(data: Path) -
     assert "backtrack-plain: 2 puzzles, none settled (all unknown)" in result.stderr
 
 
+def test_one_puzzle_is_said_in_the_singular(data: Path) -> None:
+    """It said "1 puzzles"."""
+    args = ["royle-17clue", "--limit-puzzles", "1", "--backend", "kernel", "--no-baselines"]
+    result = CliRunner().invoke(main, ["bench", *args])
+    assert result.exit_code == 0, result.output
+    assert "bench: royle-17clue / kernel: 1 puzzle, " in result.stderr
+
+
 def test_bench_unknown_data_set_exits_2(data: Path) -> None:
     result = CliRunner().invoke(main, ["bench", "no-such-set", "--no-baselines"])
     assert result.exit_code == 2
     assert "no data set or file named 'no-such-set'" in result.output
+    # a new-user finding: the list named the solution files too (norvig-top95.solutions, ...)
+    assert "royle-17clue" in result.output and "norvig-top95," in result.output
+    assert "kuso-SumasCruzadas_100," in result.output  # the puzzles, a CSV file
+    assert ".solution" not in result.output
 
 
 def test_run_bench_generated_and_large(data: Path) -> None:

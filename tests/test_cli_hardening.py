@@ -403,12 +403,16 @@ def test_no_such_file_and_directory_are_usage_errors(tmp_path: Path) -> None:
 
 
 def test_fuzz_finding_a_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
-    """Found by tests/test_fuzz.py: the input b'\\x80' gave an error without the file."""
+    """Found by tests/test_fuzz.py: the input b'\\x80' gave an error without the file.
+    (Its one line is one puzzle, refused as others in a file would be.)"""
     path = tmp_path / "random.txt"
     path.write_bytes(b"\x80")
     result = invoke("check", str(path), "--jobs", "1")
-    assert result.exit_code == 2
-    assert str(path) in one_line_error(result)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    errors = [line for line in result.stderr.splitlines() if "error" in line]
+    assert errors == [
+        f"cp-sudoku: error: {path}:1:1: byte 0x80 is not UTF-8: save the file as UTF-8"
+    ]
 
 
 def test_a_puzzle_argument_with_a_stray_symbol_is_located_not_a_missing_file() -> None:
@@ -429,6 +433,21 @@ def test_a_missing_file_without_extension_is_a_missing_file_not_a_puzzle() -> No
     assert said == "cp-sudoku: error: no such file: no-such-models"
     lettered = invoke("check", "ABCDCDABBADCDCBA", "--alphabet", "ABCD", "--jobs", "1")
     assert lettered.exit_code == 0 and lettered.stdout.startswith("<argument>:1  unique")
+
+
+@pytest.mark.parametrize(
+    "table", [["--output", "out.parquet"], ["--resume", "--output", "o.jsonl"]]
+)
+def test_a_missing_file_with_a_table_is_a_missing_file(table: list[str], tmp_path: Path) -> None:
+    """A new-user finding: ``check nosuch.txt --output out.parquet`` said ``--output needs a
+    file (one puzzle per line, or CSV)``; a directory said so too."""
+    said = one_line_error(invoke("check", "nosuch.txt", *table))
+    assert said == "cp-sudoku: error: no such file: nosuch.txt"
+    said = one_line_error(invoke("check", str(tmp_path), *table))
+    assert (
+        said == f"cp-sudoku: error: {tmp_path} is a directory: expected a puzzle file or a puzzle"
+    )
+    assert not list(tmp_path.iterdir())  # no spool left
 
 
 def test_missing_optional_parts_name_their_extra(

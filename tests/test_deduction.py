@@ -25,7 +25,7 @@ from cp_sudoku.deduction.engine import TECHNIQUES
 from cp_sudoku.deduction.state import State
 from cp_sudoku.generate.blanked import solved_grid
 from cp_sudoku.generate.grading import parse_target
-from cp_sudoku.io import read_file
+from cp_sudoku.io import parse_text, read_file
 from cp_sudoku.kinds.sudoku import sudoku
 from cp_sudoku.model import Cell, Grid, Puzzle, UsageError
 from cp_sudoku.verify.proof import prove
@@ -318,3 +318,24 @@ def test_the_time_limit_holds_inside_a_technique(data: Path) -> None:
     graded = grade(entry.puzzle, time_limit=0.5)
     assert graded.outcome == "timeout" and not graded.solved
     assert time.process_time() - started < 30  # a hang bound, not a speed target
+
+
+def test_a_grid_the_singles_complete_against_a_rule_is_a_contradiction_not_a_proof() -> None:
+    """A new-user finding: ``check --explain`` said "solved by logic in 11 steps, every one
+    forced: a proof that the solution is unique" (and ``--grade`` graded it easy) for a 4x4
+    with a cage and no solution: hidden singles filled the cage's cells before any step
+    reasoned with the cage, and the completed grid was never checked."""
+    puzzle = parse_text(
+        "kind: sudoku\ngrid:\n....\n..12\n2..4\n.4..\nconstraints:\ncage 4+ distinct r1c1 r1c2\n",
+        "cage.txt",
+    )
+    explanation = explain(puzzle)
+    assert explanation.outcome == "contradiction"
+    assert explanation.where == (
+        "the grid the steps complete breaks a rule: cage 4+ {r1c1,r1c2} does not hold"
+    )
+    assert explanation.summary().startswith("11 steps lead to a contradiction: the grid")
+    assert not grade(puzzle).solved
+    # the same 4x4 without the cage: the same steps, and its solution
+    plain = parse_text("kind: sudoku\ngrid:\n....\n..12\n2..4\n.4..\n", "plain.txt")
+    assert explain(plain).outcome == "solved"

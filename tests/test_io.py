@@ -62,10 +62,19 @@ def test_a_latin1_byte_in_a_comment_keeps_the_puzzles_around_it(tmp_path: Path) 
 
 
 def test_a_byte_that_is_not_utf8_in_a_puzzle_names_file_and_line(tmp_path: Path) -> None:
+    """One puzzle a line: that puzzle is refused and the others read; a grid, whose puzzle
+    spans lines, stops the file there."""
     path = tmp_path / "puzzles.txt"
-    path.write_bytes(f"{LINE}\n{LINE[:5]}\xe9{LINE[6:]}\n".encode("latin-1"))
-    with pytest.raises(PuzzleError, match=r"puzzles.txt:2:6: byte 0xE9 is not UTF-8"):
-        list(read_file(path))
+    path.write_bytes(f"{LINE}\n{LINE[:5]}\xe9{LINE[6:]}\n{LINE}\n".encode("latin-1"))
+    entries = list(read_file(path))
+    assert [(e.line, e.puzzle is not None) for e in entries] == [(1, True), (2, False), (3, True)]
+    assert str(entries[1].error) == f"{path}:2:6: byte 0xE9 is not UTF-8: save the file as UTF-8"
+    grid = tmp_path / "grid.txt"
+    rows = [LINE[i : i + 9] for i in range(0, 81, 9)]
+    rows[3] = rows[3][:2] + "\xe9" + rows[3][3:]
+    grid.write_bytes(("\n".join(rows) + "\n").encode("latin-1"))
+    with pytest.raises(PuzzleError, match=r"grid.txt:4:3: byte 0xE9 is not UTF-8"):
+        list(read_file(grid, format="grid"))
 
 
 def test_semicolon_csv_is_read_as_csv(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from run_helpers import ROOT, rows, run_here, write_puzzles
+from run_helpers import ROOT, cli, rows, run_here, write_puzzles
 
 from cp_sudoku.model import UsageError
 from cp_sudoku.run import Plan, check
@@ -65,6 +65,73 @@ def test_rows_in_input_order_with_known_solutions_and_invalid_lines(
     assert not out.with_name(out.name + ".parts").exists()
 
 
+@pytest.mark.parametrize("name", ["p.txt", "p.csv"])
+def test_a_byte_that_is_not_utf8_spoils_its_line_only_in_every_path(
+    tmp_path: Path, name: str
+) -> None:
+    """A stray Latin-1 byte on line 9: the table path stopped the whole run (exit 2, ``not a
+    UTF-8 text file (... at byte 74)``, no file or line, no table, and ``--resume`` met it
+    again), and the streaming path lost the results still in flight.  Now both report that
+    one puzzle, located, and check the rest."""
+    path = write_puzzles(tmp_path / name, 20, csv=name.endswith(".csv"))
+    raw = path.read_bytes().split(b"\n")
+    raw[8] = raw[8][:4] + b"\xe9" + raw[8][5:]
+    path.write_bytes(b"\n".join(raw))
+    says = f"{path}:9:5: byte 0xE9 is not UTF-8: save the file as UTF-8"
+    first = 2  # a header, or a comment
+    for extra in ([], ["--jobs", "2", "--output", str(tmp_path / "o.jsonl")]):
+        process = cli("check", str(path), "--backend", "sat", *extra)
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 2, err
+        assert err.count("cp-sudoku: error:") == 1 and f"cp-sudoku: error: {says}" in err
+        printed = [line.split()[0] for line in out.splitlines()]
+        assert printed == [f"{path}:{n}" for n in range(first, first + 20)]
+    found = rows(tmp_path / "o.jsonl")
+    assert [row["status"] for row in found].count("invalid") == 1
+    assert found[9 - first]["error"] == says and len(found) == 20
+
+
+def test_a_grid_file_stopped_by_a_bad_byte_keeps_the_puzzles_before_it(tmp_path: Path) -> None:
+    """A grid's puzzle spans lines, so a byte that is not UTF-8 stops the file; the 70
+    puzzles before it were lost (nothing printed: those read into the chunk being filled,
+    and those in flight, were dropped with the error)."""
+    puzzles = write_puzzles(tmp_path / "p.txt", 12).read_text().splitlines()[1:]
+    grids = ["\n".join(p[i : i + 9] for i in range(0, 81, 9)) for p in puzzles]
+    text = "\n\n".join(grids).encode()
+    at = text.index(grids[9].encode()) + 12  # row 2, column 3 of the tenth grid
+    path = tmp_path / "grids.txt"
+    path.write_bytes(text[:at] + b"\xe9" + text[at + 1 :])
+    for jobs in ("1", "2"):
+        process = cli("check", str(path), "--backend", "sat", "--format", "grid", "--jobs", jobs)
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 2, err
+        assert (
+            err.strip()
+            == f"cp-sudoku: error: {path}:92:3: byte 0xE9 is not UTF-8: save the file as UTF-8"
+        )
+        assert [line.split()[0] for line in out.splitlines()] == [
+            f"{path}:{1 + 10 * k}" for k in range(9)
+        ]
+
+
+def test_a_csv_record_spanning_lines_is_one_row_whatever_the_slices(tmp_path: Path) -> None:
+    """A quoted puzzle field broken over lines 6 and 7: read whole, it is one valid puzzle;
+    a slice ending at line 6 read it as two invalid ones (31 rows, exit 2)."""
+    lines = write_puzzles(tmp_path / "p.csv", 12, csv=True).read_text().splitlines()
+    puzzle, solution = lines[5].split(",")
+    lines[5] = f'"{puzzle[:40]}\n{puzzle[40:]}",{solution}'
+    path = tmp_path / "span.csv"
+    path.write_text("\n".join(lines) + "\n")
+    tables = []
+    for size in (1, 2, 5, 100):
+        out = tmp_path / f"o{size}.jsonl"
+        tally = check_to_file(str(path), str(out), Plan(("sat",)), slice_lines=size)
+        assert tally.total == 12 and "invalid" not in tally.statuses
+        tables.append([{k: v for k, v in row.items() if "seconds" not in k} for row in rows(out)])
+    assert all(table == tables[0] for table in tables)
+    assert [row["line"] for row in tables[0]] == [2, 3, 4, 5, 7, *range(8, 15)]
+
+
 def test_jsonl_and_parquet_hold_the_same_rows(tmp_path: Path) -> None:
     path = write_puzzles(tmp_path / "p.txt", 12)
     for suffix in ("jsonl", "parquet"):
@@ -115,6 +182,13 @@ def _sql_blocks(page: Path) -> list[str]:
     return [statement.strip() for statement in text.split(";") if statement.strip()]
 
 
+def _table(source: Path, output: Path) -> tuple[int, str]:
+    """``check SOURCE --output OUTPUT`` on ``sat`` in this process: exit code and stderr."""
+    return run_here(
+        "check", str(source), "--jobs", "1", "--backend", "sat", "--output", str(output)
+    )
+
+
 def test_the_documented_duckdb_queries_run_on_the_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -123,16 +197,7 @@ def test_the_documented_duckdb_queries_run_on_the_tables(
     pytest.importorskip("pyarrow", reason='pip install -e ".[parquet]"')
     source = write_puzzles(tmp_path / "p.csv", 6, csv=True, bad=(3,))
     for name in ("results.parquet", "results.jsonl"):
-        code, err = run_here(
-            "check",
-            str(source),
-            "--jobs",
-            "1",
-            "--backend",
-            "sat",
-            "--output",
-            str(tmp_path / name),
-        )
+        code, err = _table(source, tmp_path / name)
         assert code == 2, err  # the bad line
     monkeypatch.chdir(tmp_path)
     statements = _sql_blocks(ROOT / "README.md") + _sql_blocks(ROOT / "docs" / "scale.md")
@@ -149,3 +214,30 @@ def test_the_documented_duckdb_queries_run_on_the_tables(
     assert duckdb.sql(statements[2]).fetchall() == []  # every back end agrees
     contradicted = sum(row["matches_stated"] is False for row in table)
     assert duckdb.sql(statements[3]).fetchall() == [(contradicted,)] == [(0,)]
+
+
+def test_the_documented_pandas_lines_run_on_a_table_with_an_invalid_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new-user finding: the README's ``rows[~rows.agree | ...]`` raised ``TypeError: bad
+    operand type for unary ~: 'NoneType'`` on a table holding an invalid line (its ``agree``
+    is null).  The pandas blocks of the README and docs/scale.md run, and "anything to look
+    at" is the invalid line and the one whose stated solution is contradicted."""
+    pytest.importorskip("pandas", reason='pip install -e ".[notebook]"')
+    pytest.importorskip("pyarrow", reason='pip install -e ".[parquet]"')
+    source = write_puzzles(tmp_path / "p.csv", 4, csv=True, bad=(3,))
+    lines = source.read_text(encoding="utf-8").splitlines()
+    puzzle, solution = lines[2].split(",")  # the second puzzle's stated solution, one cell off
+    lines[2] = f"{puzzle},{solution[:-1]}{'1' if solution[-1] != '1' else '2'}"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, err = _table(source, tmp_path / "results.parquet")
+    assert code == 3, err  # the contradicted solution (3) outranks the bad line (2)
+    monkeypatch.chdir(tmp_path)
+    for page in (ROOT / "README.md", ROOT / "docs" / "scale.md"):
+        blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+        (block,) = [block for block in blocks if "read_parquet" in block]
+        (look,) = [line for line in block.splitlines() if "anything to look at" in line]
+        names: dict[str, object] = {}
+        exec(block, names)
+        found = eval(look.split("#")[0], names)
+        assert sorted(found.line) == [3, 4], page  # line 3: contradicted; line 4: invalid

@@ -186,7 +186,8 @@ def test_sigterm_then_sigkill_mid_job_then_restart_loses_and_repeats_nothing(
         job_id = start(http, text, backends="sat")
         before = wait_job(http, job_id, lambda s: s["done"] >= 32)
         slow = {"puzzle": AGAINST_BRUTE_FORCE, "backends": ["backtrack-plain"], "time_limit": 10}
-        holder = threading.Thread(target=_post_ignoring_errors, args=(url, slow), daemon=True)
+        held: list[httpx.Response] = []
+        holder = threading.Thread(target=_post, args=(url, slow, held), daemon=True)
         holder.start()
         deadline = time.monotonic() + PATIENCE
         while http.get("/healthz").json()["admitted"] < 1 and time.monotonic() < deadline:
@@ -201,8 +202,13 @@ def test_sigterm_then_sigkill_mid_job_then_restart_loses_and_repeats_nothing(
             time.sleep(0.1)
             left = _children_of_session(process.pid)
         holder.join(PATIENCE)
+        said = process.stderr.read().decode()  # type: ignore[union-attr]
     assert took < 5, f"SIGTERM took {took:.1f} s"
     assert not left, f"processes outlived the server by 5 s: {left}"
+    # the request it held is told to retry (it was a bare 500, the server's log a traceback)
+    assert "Traceback" not in said, said
+    assert [(r.status_code, r.headers.get("retry-after")) for r in held] == [(503, "1")]
+    assert held[0].json()["error"].startswith("the server is stopping; retry once it is back")
     with served(db, 1) as (url, process), httpx.Client(base_url=url, timeout=60) as http:
         resumed = http.get(f"/v1/jobs/{job_id}").json()
         assert resumed["done"] >= before["done"]  # what was stored is still there
@@ -228,9 +234,9 @@ def test_sigterm_then_sigkill_mid_job_then_restart_loses_and_repeats_nothing(
     assert {r["status"] for r in got} == {"unique"}
 
 
-def _post_ignoring_errors(url: str, body: dict[str, Any]) -> None:
+def _post(url: str, body: dict[str, Any], answers: list[httpx.Response]) -> None:
     with suppress(httpx.HTTPError):
-        httpx.post(f"{url}/v1/check", json=body, timeout=PATIENCE)
+        answers.append(httpx.post(f"{url}/v1/check", json=body, timeout=PATIENCE))
 
 
 def _children_of_session(session: int) -> list[int]:

@@ -96,7 +96,19 @@ grid:
         ("kind: killer\ncages: 3 r1c1 r1c2\n", "1", "a killer needs 'size: N' or a 'grid:'"),
         ("kind: sudoku\nbox: 2\ngrid: 1234\n", "2", "expected 'box: RxC'"),
         ("kind: sudoku\ngrid:\n12.4\n3?..\n....\n....\n", "4:2", "unexpected symbol '\\?'"),
-        ("kind: sudoku\ngrid:\n12.4\n3...\n....\n", "3:4", "a grid of 3 rows needs 3 entries"),
+        # a new-user finding: a grid cut short said "a grid of 3 rows needs 3 entries per row"
+        ("kind: sudoku\ngrid:\n12.4\n3...\n....\n", "5", "the grid ends after 3 rows, expected 4"),
+        (
+            "kind: sudoku\ngrid:\n12.4\n3....\n....\n....\n",
+            "4:5",
+            "a grid of 4 rows needs 4 entries",
+        ),
+        ("kind: jigsaw\nregions:\n1122\n1122\ngrid:\n....\n", "4", "ends after 2 rows, expected 4"),
+        (
+            "kind: sudoku\ngrid: ......122..4.4..\n",
+            "2",
+            r"16 rows of 16 symbols \(or, for a 4x4 puzzle on one line, 4 rows of 4\)",
+        ),
         ("kind: x-sudoku\n", "1", "a sudoku needs a 'grid:'"),
         ("kind: jigsaw\ngrid: 1\n", "1", "a jigsaw needs a 'regions:' section"),
         ("kind: kakuro\ngrid:\nx 3\\\n\\3 ?\n", "4:4", "unexpected Kakuro square '?'"),

@@ -245,3 +245,20 @@ def test_typed_puzzles_get_distinct_names_and_nothing_is_overwritten_without_for
     forced = runner.invoke(main, ["prove", first, "--out", str(tmp_path), "--force"])
     assert forced.exit_code == 1, forced.output
     assert sorted(path.name for path in tmp_path.glob("*.cert.json")) == names
+
+
+def test_a_certificate_forced_over_another_leaves_no_proof_of_the_old_one(
+    tmp_path: Path,
+) -> None:
+    """A file's line 1 proved unique (with a DRAT proof), then changed to a puzzle with
+    several solutions and proved again with ``--force``: the old ``f-1.drat`` stayed beside
+    the new certificate, which has no proof."""
+    pytest.importorskip("dratify")
+    path = tmp_path / "f.txt"
+    out = tmp_path / "certificates"
+    for puzzle, code in (("......122..4.4..", 0), ("1...............", 1)):
+        path.write_text(puzzle + "\n")
+        done = CliRunner().invoke(main, ["prove", str(path), "--out", str(out), "--force"])
+        assert done.exit_code == code, done.output
+    assert sorted(p.name for p in out.iterdir()) == ["f-1.cert.json", "f-1.cnf"]
+    assert verify(out / "f-1.cert.json").holds

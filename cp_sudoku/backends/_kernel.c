@@ -343,6 +343,35 @@ static uint64_t grid_hash(const unsigned char *grid, int n) {
     return h ? h : 1; /* 0 marks an empty slot */
 }
 
+/* The hashes a count keeps across restarts, at most: past them (a count of a grid with
+ * millions of solutions: 16 bytes a grid, 426 MB at 12 million) the count starts again
+ * from the root in one plain run, which finds every grid once and keeps no hash. */
+#define FOUND_CAP (1 << 16)
+
+/* Keep `grid` in full while fewer than `store` are kept: 1, or -1 out of memory. */
+static int found_store(Found *f, const unsigned char *grid, int n) {
+    if (f->stored < f->store) {
+        if (f->stored == f->room) {
+            long long room = f->room ? 2 * f->room : 4;
+            unsigned char *grids = realloc(f->grids, (size_t)n * (size_t)room);
+            if (!grids) return -1;
+            f->grids = grids;
+            f->room = room;
+        }
+        memcpy(f->grids + f->stored * n, grid, n);
+        f->stored++;
+    }
+    return 1;
+}
+
+/* Forget every grid found (kept and hashed): a plain run counts them again. */
+static void found_clear(Found *f) {
+    free(f->slots);
+    f->slots = NULL;
+    f->cap = f->used = 0;
+    f->stored = 0;
+}
+
 /* 1 when `grid` is new (and now recorded), 0 when found before, -1 out of memory.
  * The first two distinct grids are compared exactly, so the line between one
  * solution and several never rests on a hash; later ones by their hash. */
@@ -375,18 +404,7 @@ static int found_add(Found *f, const unsigned char *grid, int n) {
         f->slots[j] = h;
         f->used++;
     }
-    if (f->stored < f->store) {
-        if (f->stored == f->room) {
-            long long room = f->room ? 2 * f->room : 4;
-            unsigned char *grids = realloc(f->grids, (size_t)n * (size_t)room);
-            if (!grids) return -1;
-            f->grids = grids;
-            f->room = room;
-        }
-        memcpy(f->grids + f->stored * n, grid, n);
-        f->stored++;
-    }
-    return 1;
+    return found_store(f, grid, n);
 }
 
 /* The open cell to branch on, or -1 when every cell is single (a solution).
@@ -444,7 +462,8 @@ static void blame_on(const Shape *s, long long *weight, int blame) {
  * RESTART_TRIES, then twice as many each time), the search starts again from
  * the root with the weighted, randomised choice of choose().  Grids found in
  * any run are counted once (Found); a run that ends within its budget has
- * explored the whole space, so its count is exact. */
+ * explored the whole space, so its count is exact.  Past FOUND_CAP grids the count
+ * starts again in one plain run without restarts (final), whose grids need no hash. */
 #define RESTART_TRIES 2000
 #define RANDOM_SEED 20061
 
@@ -486,7 +505,7 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
     long long budget = RESTART_TRIES, run_start = 0;
     uint64_t random_state = RANDOM_SEED, *random = NULL; /* NULL: the first, plain run */
     const char *stopped = NULL;
-    int complete = 1, failed = 0, blame = 0;
+    int complete = 1, failed = 0, blame = 0, final = 0;
     const unsigned char *g = givens.buf;
     for (int c = 0; c < N; c++) {
         if (g[c]) {
@@ -512,7 +531,16 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
             int best = choose(cand, N, weight, random);
             if (best < 0) { /* a solution */
                 for (int c = 0; c < N; c++) grid[c] = (unsigned char)value_of(cand[c]);
-                int added = found_add(&found, grid, N);
+                if (!final && found.used >= FOUND_CAP) { /* count again, plainly */
+                    found_clear(&found);
+                    count = 0;
+                    final = 1;
+                    random = NULL;
+                    depth = 0;
+                    descend = 1;
+                    continue;
+                }
+                int added = final ? found_store(&found, grid, N) : found_add(&found, grid, N);
                 if (added < 0) { PyErr_NoMemory(); goto done; }
                 count += added;
                 if (count >= limit) { stopped = "solution limit"; complete = 0; break; }
@@ -524,7 +552,7 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
         }
         mask_t rest = branch_rest[depth];
         if (!rest) { depth--; continue; }
-        if (tries - run_start >= budget) { /* restart from the root */
+        if (!final && tries - run_start >= budget) { /* restart from the root */
             budget *= 2;
             run_start = tries;
             random = &random_state;

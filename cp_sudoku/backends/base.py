@@ -194,7 +194,8 @@ class Sink:
     """Takes the grids a search finds: de-duplicates, counts, keeps the first few.
 
     :meth:`add` returns True when the search should stop (the limit is
-    reached).  Memory: the kept grids plus one hash per distinct grid.
+    reached).  Memory: the kept grids plus one hash per distinct grid, none after
+    :meth:`recount`.
     """
 
     def __init__(self, limit: int, keep: int) -> None:
@@ -204,6 +205,21 @@ class Sink:
         self.count = 0
         self._seen: set[int] = set()
         self._grids: set[Grid] = set()
+        self._plain = False
+
+    @property
+    def hashes(self) -> int:
+        """The grids known by their hash only (counted, not kept)."""
+        return len(self._seen)
+
+    def recount(self) -> None:
+        """Forget every grid: a search that finds each grid once (no restart) counts them
+        again, and no hash is kept from now on, so memory stays flat at any limit."""
+        self.count = 0
+        self.kept.clear()
+        self._grids.clear()
+        self._seen.clear()
+        self._plain = True
 
     def add(self, grid: Grid) -> bool:
         """Record ``grid``; True when ``limit`` distinct grids have been found.
@@ -216,7 +232,8 @@ class Sink:
             return self.full
         if key in self._seen and len(self.kept) < self.count:
             return self.full  # the hash of a grid counted but not kept
-        self._seen.add(key)
+        if not self._plain:
+            self._seen.add(key)
         self.count += 1
         if len(self.kept) < self.keep:
             self.kept.append(grid)

@@ -14,6 +14,7 @@ from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.bench import Record, footnotes, run_bench, table
 from cp_sudoku.cli import exits
 from cp_sudoku.cli.options import backend_option, count_option, time_limit_option
+from cp_sudoku.cli.report import plural
 
 
 @click.command()
@@ -67,9 +68,8 @@ def bench(
         shown.append(record)
         tally.done += 1
         rate = f"{record.per_second:,.0f}/s" if record.settled else "none settled (all unknown)"
-        console.print(
-            f"bench: {record.dataset} / {record.backend}: {record.puzzles:,} puzzles, {rate}"
-        )
+        measured = plural(record.puzzles, "puzzle")
+        console.print(f"bench: {record.dataset} / {record.backend}: {measured}, {rate}")
 
     report = run_bench(
         datasets,

@@ -73,6 +73,7 @@ def check(
       cp-sudoku check models/sudoku-9x9-hard.txt --grade
       cp-sudoku check big.csv --output big.parquet --cluster local:2 --resume
     """
+    inputs.refuse_missing(puzzle_or_file, reading)  # before --output says it needs a file
     plan = replace(solving.plan(), grade=with_grade)
     if table["cluster"] is not None:
         jobs = parse_cluster(table["cluster"]).workers or jobs

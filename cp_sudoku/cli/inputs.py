@@ -44,13 +44,24 @@ def entries(target: str | None, reading: Reading) -> Iterator[Entry]:
     box, alphabet, format_ = reading.box, reading.alphabet, reading.format
     if target is None or target == "-":
         return read_lines(sys.stdin, "<stdin>", box=box, alphabet=alphabet, format=format_)
+    refuse_missing(target, reading)
     if _is(target, Path.is_file):
         return read_file(target, box=box, alphabet=alphabet, format=format_)
+    return read_argument(target, "<argument>", box=box, alphabet=alphabet, format=format_)
+
+
+def refuse_missing(target: str | None, reading: Reading) -> None:
+    """Nothing when ``target`` is stdin, a file or a puzzle written as the argument.
+
+    Raises:
+        UsageError: a directory, or a name that looks like a file and is not one.
+    """
+    if target is None or target == "-" or _is(target, Path.is_file):
+        return
     if _is(target, Path.is_dir):
         raise UsageError(f"{target} is a directory: expected a puzzle file or a puzzle")
     if _names_a_file(target, reading):
         raise UsageError(f"no such file: {target}")
-    return read_argument(target, "<argument>", box=box, alphabet=alphabet, format=format_)
 
 
 def _is(target: str, test: object) -> bool:

@@ -52,7 +52,7 @@ from cp_sudoku.deduction.chains import chain, forcing_chains
 from cp_sudoku.deduction.groups import structure
 from cp_sudoku.deduction.nets import net
 from cp_sudoku.deduction.state import State, Step
-from cp_sudoku.model import Cell, Puzzle, cell_name
+from cp_sudoku.model import Cell, Puzzle, cell_name, violations
 
 Finder = Callable[[State], "Step | None"]
 
@@ -174,7 +174,9 @@ class Explanation:
 
 
 def _contradiction(st: State) -> str | None:
-    """Where the candidates show there is no solution, or None."""
+    """Where the candidates show there is no solution, or None.  A completed grid is
+    re-checked by the rule checker: the steps place values by the groups and reason with a
+    rule only when singles stall, so singles alone can fill a cage's cells against it."""
     cand, every = st.cand, st.all
     if 0 in cand:  # else no cell is without a candidate
         for i in st.open():
@@ -188,6 +190,11 @@ def _contradiction(st: State) -> str | None:
             missing = every & ~seen
             value = st.value((missing & -missing).bit_length() - 1)
             return f"{value} has no place left in {group.name}"
+    if all(st.placed):  # a rule the steps never reasoned with may still be broken
+        grid = [st.value(m.bit_length() - 1) for m in cand]
+        broken = violations(st.puzzle, grid)
+        if broken:
+            return f"the grid the steps complete breaks a rule: {broken[0]}"
     return None
 
 

@@ -39,6 +39,26 @@ def strip_comment(line: str) -> str:
     return _COMMENT.sub("", line.rstrip("\r\n")).rstrip()
 
 
+#: A byte that is not UTF-8, as a file opened with ``errors="surrogateescape"`` reads it.
+NOT_UTF8 = re.compile("[\udc80-\udcff]")
+
+
+def undecoded(line: str, source: str | None, number: int | None) -> PuzzleError | None:
+    """The error for the first byte of ``line`` that is not UTF-8 (read as an escaped
+    surrogate) outside a ``# comment`` (``source``, line ``number``, its column), or None."""
+    if line.isascii():  # the usual line: nothing escaped, no search
+        return None
+    bad = NOT_UTF8.search(strip_comment(line))
+    if bad is None:
+        return None
+    return PuzzleError(
+        f"byte 0x{ord(bad.group()) - 0xDC00:02X} is not UTF-8: save the file as UTF-8",
+        source=source,
+        line=number,
+        column=bad.start() + 1,
+    )
+
+
 def skipped(line: str) -> bool:
     """Whether ``line`` holds nothing but spaces and a comment."""
     if "#" not in line:  # the usual line: no comment to strip
@@ -136,6 +156,33 @@ def grid_rows(rows: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     return [(number, text) for number, text in kept if text.strip() and not SEPARATOR.match(text)]
 
 
+def square_rows(found: Sequence[tuple[int, Sequence[tuple[str, int]]]], source: str | None) -> None:
+    """Nothing when the ``(line, [(symbol, column), ...])`` rows make a square.
+
+    Raises:
+        PuzzleError: every row of one width above their count (the grid ends early,
+            or one row holds a whole puzzle), or a row of another length than the
+            count (its line, and the column of its first extra symbol).
+    """
+    n = len(found)
+    widths = {len(row) for _, row in found}
+    if len(widths) == 1 and (width := widths.pop()) > n:
+        side = isqrt(width)
+        rows_said = f"{n} row" + ("s" if n > 1 else "")
+        one_line = n == 1 and side > 1 and side * side == width
+        also = f" (or, for a {side}x{side} puzzle on one line, {side} rows of {side})"
+        raise Where(source, found[-1][0]).error(
+            f"the grid ends after {rows_said}, expected {width} rows of {width} symbols"
+            + (also if one_line else "")
+        )
+    for number, row in found:
+        if len(row) != n:
+            column = row[n][1] if len(row) > n else None
+            raise Where(source, number).error(
+                f"a grid of {n} rows needs {n} entries per row, got {len(row)}", column=column
+            )
+
+
 def grid_values(
     rows: Sequence[tuple[int, str]], alphabet: Alphabet | None, source: str | None
 ) -> tuple[list[int], Alphabet]:
@@ -155,12 +202,7 @@ def grid_values(
         else any(numbers_layout(tokens(text.replace("|", " ")), n) for _, text in rows)
     )
     found = [(number, symbols(text, numbers, row=True)[0]) for number, text in rows]
-    for number, row in found:
-        if len(row) != n:
-            column = row[n][1] if len(row) > n else None
-            raise Where(source, number).error(
-                f"a grid of {n} rows needs {n} entries per row, got {len(row)}", column=column
-            )
+    square_rows(found, source)
     first = Where(source, rows[0][0] if rows else None)
     chosen = choose_alphabet([s for _, row in found for s in row], n, numbers, alphabet, first)
     values: list[int] = []

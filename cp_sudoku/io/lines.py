@@ -38,6 +38,7 @@ from cp_sudoku.io.grammar import (
     skipped,
     strip_comment,
     symbols,
+    undecoded,
     values_of,
 )
 from cp_sudoku.io.options import ReadOptions
@@ -197,6 +198,8 @@ def line_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Ite
         if skipped(text):
             continue
         try:
+            if (undecodable := undecoded(text, source, number)) is not None:
+                raise undecodable
             puzzle = parse_line(
                 text,
                 box=options.box,
@@ -325,6 +328,12 @@ def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iter
             yield Entry(source, number, shown(raw.rstrip("\r\n")), error=error)
             continue
         if not any(field.strip() for field in row):
+            continue
+        undecodable = undecoded(raw, source, number)
+        if undecodable is not None:  # that record only, unless it is the header
+            if columns is None:
+                raise undecodable
+            yield Entry(source, number, shown(raw.rstrip("\r\n")), error=undecodable)
             continue
         if columns is None:
             columns = _CsvColumns.of(row, Where(source, number))

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from math import isqrt
@@ -47,7 +46,16 @@ from cp_sudoku.io.alphabet import Alphabet, parse_alphabet
 from cp_sudoku.io.collections import read_arithmatrix, read_kuso, read_xcsp3
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.io.fpuzzles import read_fpuzzles, sniff_fpuzzles
-from cp_sudoku.io.grammar import SEPARATOR, numbers_layout, skipped, strip_comment, symbols, tokens
+from cp_sudoku.io.grammar import (
+    NOT_UTF8,
+    SEPARATOR,
+    numbers_layout,
+    skipped,
+    strip_comment,
+    symbols,
+    tokens,
+    undecoded,
+)
 from cp_sudoku.io.limits import MAX_LINE
 from cp_sudoku.io.lines import csv_delimiter, csv_entries, grid_entries, line_entries, parse_line
 from cp_sudoku.io.options import ReadOptions
@@ -201,33 +209,38 @@ def _line_puzzle(text: str) -> bool:
     return True
 
 
-_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+#: Formats of one puzzle per line: a byte that is not UTF-8 spoils that puzzle only.
+PER_LINE = ("line", "csv")
 
 
-def _utf8(lines: Iterable[str], source: str) -> Iterator[str]:
-    """``lines`` (decoded with ``surrogateescape``), refusing a byte that is not UTF-8
-    outside a ``#`` comment (naming line and column); such bytes in a comment are dropped.
-    A byte-order mark opening the first line is dropped, as a file opened ``utf-8-sig``
-    drops it (stdin, the argument and the service's text are not).
-
-    Raises:
-        PuzzleError: such a byte outside a comment.
-    """
+def _utf8(lines: Iterable[str]) -> Iterator[str]:
+    """``lines`` (decoded with ``surrogateescape``) with the bytes that are not UTF-8
+    dropped from ``#`` comments (those elsewhere are kept, escaped, for :func:`_strict`
+    or the reader of a :data:`PER_LINE` format to refuse).  A byte-order mark opening the
+    first line is dropped, as a file opened ``utf-8-sig`` drops it (stdin, the argument and
+    the service's text are not)."""
     for number, line in enumerate(lines, start=1):
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]
-        if line.isascii() or not _NOT_UTF8.search(line):  # ASCII: no escaped byte, no search
+        if line.isascii() or not NOT_UTF8.search(line):  # ASCII: no escaped byte, no search
             yield line
-            continue
-        bad = _NOT_UTF8.search(strip_comment(line))
-        if bad is not None:
-            raise PuzzleError(
-                f"byte 0x{ord(bad.group()) - 0xDC00:02X} is not UTF-8: save the file as UTF-8",
-                source=source,
-                line=number,
-                column=bad.start() + 1,
-            )
-        yield _NOT_UTF8.sub("", line)
+        elif undecoded(line, None, None) is None:
+            yield NOT_UTF8.sub("", line)
+        else:
+            yield line
+
+
+def _strict(lines: Iterable[str], source: str) -> Iterator[str]:
+    """``lines``, stopped by the first byte that is not UTF-8 outside a comment.
+
+    Raises:
+        PuzzleError: that byte, naming its line and column.
+    """
+    for number, line in enumerate(lines, start=1):
+        error = undecoded(line, source, number)
+        if error is not None:
+            raise error
+        yield line
 
 
 def read_lines(
@@ -243,18 +256,20 @@ def read_lines(
     Raises:
         PuzzleError: no puzzle at all (empty, or only comments); a layout or
             header that no format can read; a byte that is not UTF-8 outside
-            a comment (file, line, column).
+            a comment (file, line, column), except in the :data:`PER_LINE` formats,
+            where it is the error entry of its line's puzzle.
         UsageError: an unknown format name.
     """
     if format is not None and format not in READERS:
         raise UsageError(f"unknown format {format!r}; choose one of {', '.join(READERS)}")
     chosen = parse_alphabet(alphabet) if isinstance(alphabet, str) else alphabet
     options = ReadOptions(box=box, alphabet=chosen)
-    it = _utf8(lines, source)
+    it = _utf8(lines)
     head = list(islice(it, HEAD_LINES))
     name = format or detect_format(head, source)
     count = 0
-    for entry in READERS[name](chain(head, it), source, options):
+    read = chain(head, it) if name in PER_LINE else _strict(chain(head, it), source)
+    for entry in READERS[name](read, source, options):
         count += 1
         yield entry
     if count == 0:

@@ -17,7 +17,7 @@ from typing import Any
 
 from cp_sudoku.constraints import REGISTRY, Constraint
 from cp_sudoku.io.alphabet import DIGITS, NUMBERS, Alphabet, Where
-from cp_sudoku.io.grammar import grid_rows, grid_values, strip_comment, tokens
+from cp_sudoku.io.grammar import grid_rows, grid_values, square_rows, strip_comment, tokens
 from cp_sudoku.io.limits import MAX_SIZE
 from cp_sudoku.kinds.base import CageText, GridText, RelationText
 from cp_sudoku.kinds.grid import parse_box
@@ -122,17 +122,15 @@ def _rows_of(texts: Sequence[str], n: int) -> list[str]:
 
 def _read_labels(rows: Rows, where: Where, _: Alphabet | None) -> list[str]:
     kept = [(number, tokens(text.replace("|", " "))) for number, text in grid_rows(rows)]
-    labels = []
-    for number, found in kept:
-        if len(found) == 1 and len(kept) > 1:  # one word per row: one character per cell
-            word, column = found[0]
-            found = [(ch, column + i) for i, ch in enumerate(word)]
-        if len(found) != len(kept):
-            raise Where(where.source, number).error(
-                f"a grid of {len(kept)} rows needs {len(kept)} entries per row, got {len(found)}"
-            )
-        labels += [label for label, _ in found]
-    return labels
+    spread = [
+        # one word per row: one character per cell
+        (number, [(ch, found[0][1] + i) for i, ch in enumerate(found[0][0])])
+        if len(found) == 1 and len(kept) > 1
+        else (number, found)
+        for number, found in kept
+    ]
+    square_rows(spread, where.source)
+    return [label for _, found in spread for label, _ in found]
 
 
 def _write_labels(labels: Sequence[str]) -> list[str]:

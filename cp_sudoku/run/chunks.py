@@ -69,11 +69,21 @@ def chunked(
 ) -> Iterator[Chunk[T]]:
     """``entries`` in chunks, read lazily (an input of any length): the first of ``size``
     entries, each next one twice as large up to ``most`` (default: ``size``), so that a
-    few puzzles still spread over the workers and many pay the hand-off once per chunk."""
+    few puzzles still spread over the workers and many pay the hand-off once per chunk.
+    An error of the reader comes after the chunk of the entries read before it."""
     it = iter(entries)
     given = tuple(backends) if backends is not None else None
     index = 0
-    while batch := tuple(islice(it, size)):
-        yield Chunk(index, work, plan, entries=batch, backends=given)
+    while True:
+        batch: list[Entry] = []
+        try:
+            batch.extend(islice(it, size))
+        except Exception:
+            if batch:  # the entries read before the error are checked
+                yield Chunk(index, work, plan, entries=tuple(batch), backends=given)
+            raise
+        if not batch:
+            return
+        yield Chunk(index, work, plan, entries=tuple(batch), backends=given)
         index += 1
         size = min(2 * size, max(size, most or size))

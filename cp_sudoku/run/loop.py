@@ -59,11 +59,20 @@ def ordered(
     once per item, as soon as its result is there (before it is yielded), and
     on an interrupt for every result already there.  On any exit but the
     end, the executor is stopped at once (its workers ended); at the end it
-    is stopped gently.
+    is stopped gently.  An error raised by ``items`` (a reader stopped by its
+    input) is raised once the items before it are done and yielded.
     """
     pending: deque[tuple[A, Future[R]]] = deque()
     seen: set[int] = set()  # ids of the futures already kept
     it = iter(items)
+    broken: list[Exception] = []
+
+    def following() -> object:
+        try:
+            return next(it, _END)
+        except Exception as error:  # the input broke: what came before it still runs
+            broken.append(error)
+            return _END
 
     def keep(done: Iterable[Future[R]]) -> None:
         if kept is None:
@@ -75,7 +84,7 @@ def ordered(
 
     try:
         while True:
-            while len(pending) < window and (item := next(it, _END)) is not _END:
+            while len(pending) < window and not broken and (item := following()) is not _END:
                 pending.append((item, executor.submit(fn, item)))  # type: ignore[arg-type]
             if not pending:
                 break
@@ -93,6 +102,8 @@ def ordered(
         executor.stop(interrupted=True)
         raise
     executor.stop(interrupted=False)
+    if broken:
+        raise broken[0]
 
 
 _END = object()

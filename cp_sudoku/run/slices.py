@@ -6,8 +6,8 @@ cluster does not send puzzles one by one: it cuts the file into slices of
 reads its slice straight from the file, checks every puzzle in it, and
 returns the slice's rows (:mod:`cp_sudoku.run.output`) as columns.  Only
 line-based formats can be cut this way: ``line`` (one puzzle per line) and
-``csv`` (whose header line is passed to every slice; records must not span
-lines).
+``csv`` (whose header line is passed to every slice; a slice ends only where
+no quoted field goes on, so a record spanning lines stays whole).
 
 A worker reads its slice itself (:class:`Part`), whatever the executor:
 this process, a process pool or Dask.
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cp_sudoku.io import READERS, Alphabet, Entry, ReadOptions, detect_format
+from cp_sudoku.io.grammar import undecoded
 from cp_sudoku.io.registry import HEAD_LINES
 from cp_sudoku.model import PuzzleError, UsageError
 
@@ -69,7 +70,8 @@ class SlicedFile:
 
 
 def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
-    """Cut a ``line`` or ``csv`` file into slices of ``lines`` lines (>= 1).
+    """Cut a ``line`` or ``csv`` file into slices of ``lines`` lines (>= 1; a CSV slice goes
+    on while a quoted field does, counting its quotes).
 
     Raises:
         UsageError: the format is not line-based, or ``lines < 1``.
@@ -80,7 +82,7 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
         raise UsageError(f"a slice holds at least one line, got {lines}")
     path = str(path)
     if format is None:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
+        with open(path, encoding="utf-8-sig", errors="surrogateescape", newline="") as handle:
             head = [line for _, line in zip(range(HEAD_LINES), handle, strict=False)]
         format = detect_format(head, path)
     if format not in SLICEABLE:
@@ -101,17 +103,22 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
             for raw in handle:  # the header: the first line that is not a comment or blank
                 number += 1
                 offset += len(raw)
-                text = raw.decode("utf-8").rstrip("\r\n")
+                text = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
                 if text.strip() and not text.startswith("#"):
                     header = text
                     break
+        if (undecodable := undecoded(header, path, number)) is not None:
+            raise undecodable
         start, first, count = offset, number + 1, 0
+        inside = False  # within a quoted CSV field that goes on to the next line
         for raw in handle:
             offset += len(raw)
             count += 1
-            if count == lines:
+            if format == "csv" and raw.count(b'"') % 2:
+                inside = not inside
+            if count >= lines and not inside:
                 slices.append(Slice(len(slices), start, offset, first))
-                start, first, count = offset, first + lines, 0
+                start, first, count = offset, first + count, 0
         if count:
             slices.append(Slice(len(slices), start, offset, first))
     return SlicedFile(
@@ -125,7 +132,8 @@ def read_slice(
     """The entries of one slice, with their line numbers in the whole file."""
     with open(file.path, "rb") as handle:
         handle.seek(part.start)
-        text = handle.read(part.end - part.start).decode("utf-8")
+        # a byte that is not UTF-8 stays escaped: the reader refuses its line's puzzle only
+        text = handle.read(part.end - part.start).decode("utf-8", "surrogateescape")
     lines = [line + "\n" for line in text.split("\n")]  # lines as cut() counted them
     if text.endswith("\n"):
         lines.pop()

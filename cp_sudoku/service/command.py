@@ -6,6 +6,7 @@ A standalone click command; the CLI group registers it.  Run alone with
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -63,6 +64,27 @@ _LIMIT_FLAGS: tuple[tuple[str, str, int, click.ParamType, str], ...] = (
         "Single requests that may wait for a worker (503 with Retry-After past it).",
     ),
 )
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise :class:`UsageError` when ``host`` does not resolve or ``port`` cannot be bound
+    there (another server holds it, or it needs privileges), before anything starts: uvicorn
+    would print its own error and exit 3 only after the start-up lines had named the page."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as error:
+        raise UsageError(f"--host {host}: {error.strerror}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise UsageError(
+                f"cannot listen on {host} port {port}: {error.strerror} "
+                "(choose another with --port)"
+            ) from None
 
 
 def _limit_options(command: F) -> F:
@@ -151,6 +173,7 @@ def serve(
         raise UsageError(
             'serve needs the web stack: pip install -e ".[service]" in the project folder'
         )
+    check_port(host, port)
     import uvicorn
 
     from cp_sudoku.service.app import Settings, create_app

@@ -4,7 +4,7 @@
 422 for input the server cannot use (with the CLI's located message and its
 ``source``, ``line``, ``column``), 413 past a size limit, 404 for an unknown
 job or file, 503 with ``Retry-After`` when every worker is busy and the queue
-is full.
+is full, or the server stops before a request's answer comes.
 """
 
 from __future__ import annotations
@@ -87,5 +87,5 @@ def install(app: FastAPI) -> None:
         return error(failure.status, failure.message)
 
     @app.exception_handler(Busy)
-    async def busy(_request: Request, _busy: Busy) -> JSONResponse:
-        return error(503, "every worker is busy and the queue is full; retry shortly")
+    async def busy(_request: Request, busy: Busy) -> JSONResponse:
+        return error(503, str(busy) or "every worker is busy and the queue is full; retry shortly")

@@ -41,12 +41,15 @@ from cp_sudoku.service.store import Store
 log = logging.getLogger("cp_sudoku.service")
 #: Single requests sent to a worker in one task, at most.
 BATCH = 16
+#: What a request still waiting when the server stops is told (503).
+STOPPING = "the server is stopping; retry once it is back (a job resumes where it stopped)"
 #: A waiting single request: the function, its arguments, and where its answer goes.
 _Request = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[tuple[bool, Any]]"]
 
 
 class Busy(Exception):
-    """Every worker is busy and the waiting queue is full: try again later."""
+    """Every worker is busy and the waiting queue is full, or the server is stopping: try
+    again later (503).  The message, when given, says which."""
 
 
 class InputFailure(Exception):
@@ -126,7 +129,8 @@ class Runner:
         """``function(*args)`` in a worker, once admitted.
 
         Raises:
-            Busy: ``workers + queue`` requests are already admitted.
+            Busy: ``workers + queue`` requests are already admitted, or the server stops
+                before the answer comes.
             InputFailure: the worker refused the input (the located message).
         """
         if self.admitted >= self.capacity:
@@ -136,7 +140,12 @@ class Runner:
             reply: asyncio.Future[tuple[bool, Any]] = asyncio.get_running_loop().create_future()
             self._waiting.append((function, args, reply))
             self._dispatch()
-            ok, answer = await reply
+            try:
+                ok, answer = await reply
+            except asyncio.CancelledError:
+                # On SIGTERM uvicorn cancels the requests still in flight after its grace;
+                # the cancellation would reach it as a traceback and a bare 500.
+                raise Busy(STOPPING) from None
         finally:
             self.admitted -= 1
         if not ok:

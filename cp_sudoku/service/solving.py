@@ -15,12 +15,14 @@ readers of the shared collections open the path they are given.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, UNLESS_KERNEL_TAKES, available, backend_class
 from cp_sudoku.constraints import REGISTRY, Mark
+from cp_sudoku.constraints.base import OutOfTime, compile_deadline
 from cp_sudoku.display import count_record, error_record, render_grid, verdict_record
 from cp_sudoku.encodings.cnf import ENCODINGS
 from cp_sudoku.encodings.exporters import EXPORTERS, export
@@ -193,17 +195,25 @@ def count_one(text: str, options: Options) -> dict[str, Any]:
 
 def export_one(text: str, options: Options, to: str, encoding: str = "optimised") -> str:
     """One puzzle's model as text: DIMACS CNF (``to="dimacs"``) or a CP-SAT text proto.
+    Compiling stops at ``options.time_limit`` seconds, as a back end's does (a 25 x 25
+    grid with a long between line held a worker for 33 s writing its MPS).
 
     Raises:
         InputError: the text is not exactly one readable puzzle; an unknown
             target or encoding.
+        OutOfTime: compiling passed ``options.time_limit``.
     """
     if to not in EXPORTS:
         raise InputError(f"unknown export target {to!r}; choose one of {', '.join(EXPORTS)}")
     if encoding not in ENCODINGS:
         raise InputError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     _, puzzle = _one_puzzle(text, options)
-    return export(puzzle, to, **({"encoding": encoding} if to == "dimacs" else {}))
+    limit = options.time_limit
+    try:
+        with compile_deadline(None if limit is None else time.perf_counter() + limit):
+            return export(puzzle, to, **({"encoding": encoding} if to == "dimacs" else {}))
+    except OutOfTime:
+        raise OutOfTime(f"compiling the {to} export passed the time limit of {limit:g} s") from None
 
 
 def prove_one(text: str, options: Options) -> dict[str, Any]:

@@ -99,7 +99,8 @@ def certificate_name(source: str, line: int, text: str = "") -> str:
 def write_files(
     directory: Path, name: str, record: dict[str, Any], cnf_text: str, proof_text: str | None
 ) -> Path:
-    """Write ``NAME.cnf``, ``NAME.drat`` (when there is a proof) and ``NAME.cert.json``.
+    """Write ``NAME.cnf``, ``NAME.drat`` (when there is a proof) and ``NAME.cert.json``;
+    without a proof, a ``NAME.drat`` an earlier certificate of that name left is removed.
 
     ``record`` holds every key of :data:`KEYS` except the file names and
     hashes, which are filled in here.  Returns the certificate's path.
@@ -110,7 +111,8 @@ def write_files(
     directory.mkdir(parents=True, exist_ok=True)
     (directory / f"{name}.cnf").write_text(cnf_text, encoding="utf-8")
     record = {**record, "cnf": f"{name}.cnf", "cnf_sha256": sha256(cnf_text)}
-    if proof_text is None:
+    if proof_text is None:  # the proof of an earlier certificate would lie beside this one
+        (directory / f"{name}.drat").unlink(missing_ok=True)
         record |= {"proof": None, "proof_format": None, "proof_sha256": None}
     else:
         (directory / f"{name}.drat").write_text(proof_text, encoding="utf-8")
