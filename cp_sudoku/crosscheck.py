@@ -10,7 +10,7 @@ take turns).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,7 +215,9 @@ def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:
     """The verdict on ``results`` already computed for ``puzzle``."""
     problems, solutions = _recheck(puzzle, results)
     found = len(solutions)
-    proven = {name: r.status for name, r in results.items() if r.status != "unknown"}
+    proven: dict[str, Status] = {
+        name: r.status for name, r in results.items() if r.status != "unknown"
+    }
     for name, status in proven.items():
         if status == "none" and found:
             problems.append(f"{name} says none, but a solution was found")
@@ -277,7 +279,7 @@ def clash_reason(puzzle: Puzzle) -> str | None:
     return "; ".join(clash.message for clash in found) if found else None
 
 
-def _agreed(proven: dict[str, Status], found: int) -> Status:
+def _agreed(proven: Mapping[str, Status], found: int) -> Status:
     if proven:
         return next(iter(proven.values()))
     return "multiple" if found >= 2 else "unknown"

@@ -19,11 +19,14 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+#: A colour as (red, green, blue, alpha), each 0..1.
+RGBA = tuple[float, float, float, float]
+
 #: Marker for a result stopped by a limit (status ``unknown``).
 STOPPED_MARKER = "x"
 
 
-def _colours(names: Sequence[str], known: Sequence[str] = ()) -> dict[str, tuple[float, ...]]:
+def _colours(names: Sequence[str], known: Sequence[str] = ()) -> dict[str, RGBA]:
     """A tab10 colour per name; a name in ``known`` always gets the same one."""
     import matplotlib as mpl
 
@@ -32,7 +35,7 @@ def _colours(names: Sequence[str], known: Sequence[str] = ()) -> dict[str, tuple
     return {name: cycle(order.index(name) % 10) for name in names}
 
 
-def _backend_colours(names: Sequence[str]) -> dict[str, tuple[float, ...]]:
+def _backend_colours(names: Sequence[str]) -> dict[str, RGBA]:
     """Colours that stay with a back end from one figure to the next."""
     return _colours(names, available())
 

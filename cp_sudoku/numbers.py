@@ -20,7 +20,7 @@ MAX_SIZE = 100
 #: Significant digits a number may have: 10**18 - 1 < 2**63 - 1.
 MAX_DIGITS = 18
 #: The largest number :func:`read_number` returns.
-MAX_NUMBER = 10**MAX_DIGITS - 1
+MAX_NUMBER: int = 10**MAX_DIGITS - 1
 #: Significant digits a cage target may have: a target no values can reach is read and
 #: the puzzle is ``none`` (no solver sees the number); past this, the text is refused.
 MAX_TARGET_DIGITS = 4_000

@@ -176,6 +176,20 @@ def test_certified_puzzles_pass_verify(tmp_path) -> None:  # type: ignore[no-unt
     assert verified.exit_code == 0 and verified.output.count("holds") == 2
 
 
+def test_certificates_of_other_sizes_with_one_seed_never_replace_each_other(
+    tmp_path: Path,
+) -> None:
+    """Both were ``generated-1-0``: the 6x6's silently replaced the 4x4's."""
+    runner = CliRunner()
+    for size in (["--size", "4"], ["--size", "6", "--box", "2x3"]):
+        done = runner.invoke(main, ["generate", *size, "--seed", "1", "--certify", str(tmp_path)])
+        assert done.exit_code == 0, done.output
+    names = sorted(path.name for path in tmp_path.glob("*.cert.json"))
+    assert len(names) == 2 and all(name.startswith("generated-1-0-") for name in names)
+    verified = runner.invoke(main, ["verify", str(tmp_path)])
+    assert verified.exit_code == 0 and verified.output.count("holds") == 2
+
+
 def test_service_generates_what_the_cli_prints(service: Any) -> None:
     reply = service.post("/v1/generate", json={"size": 6, "count": 2, "seed": 9})
     assert reply.status_code == 200, reply.text
@@ -291,6 +305,16 @@ def test_from_a_puzzle_without_solution_answers_none_with_its_reason(tmp_path) -
     record = json.loads(result.output)
     assert result.exit_code == 1 and record["status"] == "none"
     assert "r1c4=6" in record["reason"] and "cannot all hold" in record["reason"]
+
+
+def test_from_a_missing_file_is_one_line_naming_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A new-user finding: it said "No such file or directory: PATH", as no other command does."""
+    missing = tmp_path / "my-killer-cages.txt"
+    result = CliRunner().invoke(main, ["generate", "--from", str(missing)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"cp-sudoku: error: Invalid value for '--from': File '{missing}' does not exist.\n"
+    )
 
 
 def test_kakuro_sums_as_assumptions_agree_with_the_compiled_puzzle() -> None:

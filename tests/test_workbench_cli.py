@@ -102,6 +102,25 @@ def test_candidates_certify_then_verify(tmp_path) -> None:  # type: ignore[no-un
     assert checked.exit_code == 0 and "holds (candidates; proof checked in" in checked.stdout
 
 
+def test_candidates_certify_typed_puzzles_get_distinct_names_and_never_overwrite(
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    """Every typed puzzle's certificate was named ``argument-e3b0c44298fc`` (the hash of no
+    text), so a second one silently overwrote the first."""
+    pytest.importorskip("dratify", reason='pip install -e ".[proof]"')
+    first, second = "......122..4.4..", "1..............."
+    assert invoke("candidates", first, "--certify", str(tmp_path)).exit_code == 0
+    assert invoke("candidates", second, "--certify", str(tmp_path)).exit_code == 1
+    names = sorted(path.name for path in tmp_path.glob("*.cert.json"))
+    assert len(names) == 2 and all(name.startswith("argument-") for name in names)
+    again = invoke("candidates", first, "--certify", str(tmp_path))
+    assert again.exit_code == 2 and "exists: add --force to overwrite it" in again.stderr
+    forced = invoke("candidates", first, "--certify", str(tmp_path), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert sorted(path.name for path in tmp_path.glob("*.cert.json")) == names
+    assert invoke("verify", str(tmp_path)).exit_code == 0
+
+
 def test_candidates_time_limit_answers_unknown(data) -> None:  # type: ignore[no-untyped-def]
     import time
 

@@ -195,6 +195,7 @@ class DlxBackend(Backend):
     summary = "exact cover by Algorithm X (units only: Sudoku, jigsaw, X, Windoku)"
     supports = frozenset({Unit})
     statistics: ClassVar[tuple[str, ...]] = ("nodes", "removals", "columns", "options")
+    distinct_grids: ClassVar[bool] = True  # exact cover: each grid is one leaf
     size_statistics: ClassVar[tuple[str, ...]] = ("columns", "options")
 
     def __init__(self, **options: object) -> None:

@@ -94,7 +94,7 @@ class KernelBackend(BacktrackingBackend):
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
         self._shapes: dict[tuple[object, ...], object] = {}
-        self._last: tuple[object, object, int, object] | None = None  # cells, units, n, shape
+        self._last_shape: tuple[object, object, int, object] | None = None  # cells, units, n, shape
 
     def declines(self, puzzle: Puzzle) -> str | None:
         """Constraint types other than units, or more than 64 values: declined, with why."""
@@ -131,7 +131,7 @@ class KernelBackend(BacktrackingBackend):
     def _shape(self, kernel: ModuleType, puzzle: Puzzle) -> object:
         """The compiled structure of ``puzzle``, kept for the last few structures."""
         n = puzzle.max_value - puzzle.min_value + 1
-        last = self._last
+        last = self._last_shape
         if last and last[0] is puzzle.cells and last[1] is puzzle.units and last[2] == n:
             return last[3]  # the usual case: puzzles of one size share these tuples
         key = (n, puzzle.cells, puzzle.units)
@@ -140,10 +140,10 @@ class KernelBackend(BacktrackingBackend):
             if len(self._shapes) >= CACHED_STRUCTURES:
                 self._shapes.pop(next(iter(self._shapes)))
             shape = self._shapes[key] = kernel.shape(*_shape_arguments(puzzle))
-        self._last = (puzzle.cells, puzzle.units, n, shape)
+        self._last_shape = (puzzle.cells, puzzle.units, n, shape)
         return shape
 
     def close(self) -> None:
         """Forget the compiled structures."""
         self._shapes.clear()
-        self._last = None
+        self._last_shape = None

@@ -130,7 +130,8 @@ class MipBackend(Backend):
 
 def _gap_ppm(solver: Any) -> int:
     """The relative gap between the objective and its bound, in parts per million."""
-    value, bound = solver.Objective().Value(), solver.Objective().BestBound()
+    value: float = solver.Objective().Value()
+    bound: float = solver.Objective().BestBound()
     if value == bound:
         return 0
     return round(abs(value - bound) / max(abs(value), 1e-9) * 1e6)

@@ -34,7 +34,7 @@ import threading
 from array import array
 from dataclasses import replace
 from functools import cache
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
@@ -103,11 +103,14 @@ class Stopper:
     def solve(self, assumptions: list[int]) -> bool | None:
         """The solver's answer, or None when the time ran out first."""
         if self.clock.deadline is None:
-            return self.sat.solve(assumptions=assumptions)
+            return cast(bool, self.sat.solve(assumptions=assumptions))
         if self.clock.expired():  # an interrupt between two calls is lost
             return None
         if self.timer is not None:
-            return self.sat.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            answer: bool | None = self.sat.solve_limited(
+                assumptions=assumptions, expect_interrupt=True
+            )
+            return answer
         while not self.clock.expired():
             self.sat.conf_budget(CONFLICT_CHUNK)
             answer = self.sat.solve_limited(assumptions=assumptions)
@@ -202,7 +205,7 @@ def enumerate_models(
 def _free_cells(cnf: Cnf, assumptions: list[int]) -> list[int]:
     """The cells with a choice of values that no assumption fixes, in order."""
     cell_of = cnf._cell_of
-    assumed = {cell_of[lit][0] for lit in assumptions if 0 < lit < len(cell_of) and cell_of[lit]}
+    assumed = {pair[0] for lit in assumptions if 0 < lit < len(cell_of) and (pair := cell_of[lit])}
     return [i for i, lits in enumerate(cnf.literal) if len(lits) > 1 and i not in assumed]
 
 
@@ -324,6 +327,7 @@ class SatBackend(Backend):
         "assumptions",
     )
     size_statistics: ClassVar[tuple[str, ...]] = ("variables", "clauses")
+    distinct_grids: ClassVar[bool] = True  # each grid found is blocked in its cube
     #: Counts that depend on what the compiled shape's solver solved before (its learnt
     #: clauses), so on the order and grouping of a run's puzzles, as times do.
     history_statistics: ClassVar[tuple[str, ...]] = ("conflicts", "decisions", "propagations")

@@ -16,10 +16,10 @@ from cp_sudoku.cli.report import ms
 from cp_sudoku.cli.runs import each_puzzle
 from cp_sudoku.display import layout
 from cp_sudoku.io import Entry, alphabet_of
-from cp_sudoku.model import Puzzle, cell_name
+from cp_sudoku.model import Puzzle, PuzzleError, cell_name
 from cp_sudoku.run import Plan, of_status
 from cp_sudoku.verify.candidates import CertifiedCandidates, certify_candidates
-from cp_sudoku.verify.certificate import certificate_name
+from cp_sudoku.verify.certificate import certificate_name, taken
 from cp_sudoku.workbench.candidates import TrueCandidates, true_candidates
 
 
@@ -39,6 +39,7 @@ from cp_sudoku.workbench.candidates import TrueCandidates, true_candidates
     help="Write a certificate per puzzle (witness solutions, one DRAT refutation of the "
     "removed candidates) and verify it, as prove does.",
 )
+@click.option("--force", is_flag=True, help="Overwrite certificates already in --certify.")
 @time_limit_option(
     "Wall-clock seconds per puzzle",
     "the status is unknown (the candidates shown are true; the others not all refuted)",
@@ -49,6 +50,7 @@ def candidates(
     puzzle: str,
     per_candidate: int,
     certify: Path | None,
+    force: bool,
     time_limit: float | None,
     reading: Reading,
     as_json: bool,
@@ -73,7 +75,10 @@ def candidates(
     --time-limit, or a certificate that does not verify.
     """
 
-    def show(entry: Entry, puzzle: Puzzle, result: Found) -> int:
+    def show(entry: Entry, puzzle: Puzzle, result: Found | PuzzleError) -> int:
+        if isinstance(result, PuzzleError):  # its certificate is there already
+            click.echo(f"cp-sudoku: error: {result}", err=True)
+            return exits.BAD_INPUT
         found, certified = result
         if as_json:
             record = {"source": entry.source, "line": entry.line, **found.record()}
@@ -86,7 +91,7 @@ def candidates(
         failed = certified is not None and certified.failures
         return exits.UNKNOWN if failed else of_status(found.status)
 
-    work = _PerCandidate(per_candidate, certify, time_limit)
+    work = _PerCandidate(per_candidate, certify, time_limit, force)
     sys.exit(each_puzzle(puzzle, reading, work, Plan(backends=("sat",)), show))
 
 
@@ -98,17 +103,26 @@ class _PerCandidate:
     """The work of one puzzle: its true candidates, and its certificate when asked
     (a picklable callable)."""
 
-    def __init__(self, cap: int, certify: Path | None, time_limit: float | None) -> None:
+    def __init__(
+        self, cap: int, certify: Path | None, time_limit: float | None, force: bool = False
+    ) -> None:
         self.cap = cap
         self.certify = certify
         self.time_limit = time_limit
+        self.force = force
 
-    def __call__(self, entry: Entry, backends: Sequence[Backend], plan: Plan) -> Found:
+    def __call__(
+        self, entry: Entry, backends: Sequence[Backend], plan: Plan
+    ) -> Found | PuzzleError:
+        """The candidates and the certificate; a certificate of that name already there
+        (and no ``--force``) comes back as the puzzle's error, before any work."""
         assert entry.puzzle is not None
+        name = certificate_name(entry.source, entry.line, entry.text)
+        if self.certify is not None and (refused := taken(self.certify, name, self.force)):
+            return refused.located(entry.source, entry.line)
         found = true_candidates(entry.puzzle, per_candidate=self.cap, time_limit=self.time_limit)
         if self.certify is None or found.stopped is not None:
             return found, None
-        name = certificate_name(entry.source, entry.line)
         return found, certify_candidates(entry.puzzle, self.certify, name)
 
 

@@ -138,7 +138,7 @@ def _line(
         for line in problems(entry.label, verdict, checked.mismatch):
             err(line)
     wanted = explain and puzzle and explained(verdict)
-    core = why_none(puzzle, time_limit=time_limit) if wanted else None
+    core = why_none(puzzle, time_limit=time_limit) if wanted and puzzle is not None else None
     if as_json:
         record = verdict_record(entry, verdict, checked.mismatch, checked.grade)
         return json.dumps(with_core(record, core) if core else record)

@@ -159,7 +159,8 @@ def interrupted(tally: Tally) -> NoReturn:
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
     with contextlib.suppress(Exception):
-        multiprocessing.util._run_finalizers(0)  # what the interpreter's exit runs first
+        # what the interpreter's exit runs first (private: typeshed does not declare it)
+        multiprocessing.util._run_finalizers(0)  # type: ignore[attr-defined]
     os._exit(INTERRUPTED)
 
 

@@ -32,9 +32,8 @@ def why_lines(core: Core) -> list[str]:
     if core.members:
         checked = ""
         if core.checked_by:
-            verdict = {True: "confirmed", False: "NOT confirmed"}.get(
-                core.minimal, "not all confirmed: a check ended unknown"
-            )
+            said: dict[bool | None, str] = {True: "confirmed", False: "NOT confirmed"}
+            verdict = said.get(core.minimal, "not all confirmed: a check ended unknown")
             checked = f" ({verdict} by {core.checked_by})"
         lines.append(f"Core: {core.sentence()}{checked}.")
         lines.append("  cells: " + " ".join(cell_name(c) for c in core.cells))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -20,7 +21,7 @@ from cp_sudoku.io import read_file, to_text
 from cp_sudoku.io.writers import puzzle_string
 from cp_sudoku.kinds.extras import EXTRAS
 from cp_sudoku.kinds.grid import parse_box
-from cp_sudoku.model import UsageError
+from cp_sudoku.model import Puzzle, UsageError
 
 
 @click.command()
@@ -72,7 +73,7 @@ from cp_sudoku.model import UsageError
 @click.option(
     "--from",
     "source",
-    type=click.Path(dir_okay=False),
+    type=click.Path(exists=True, dir_okay=False),
     default=None,
     metavar="FILE",
     help="Complete a setter's drawn rules with the fewest givens found.",
@@ -160,7 +161,7 @@ def _regions(text: str | None, n: int) -> tuple[str, ...] | None:
     return labels
 
 
-def _plain(made: Generated, record: dict) -> str:
+def _plain(made: Generated, record: dict[str, Any]) -> str:
     grade = f"{made.grade}, " if made.grade is not None else ""
     note = f"# {grade}{len(made.puzzle.givens)} givens, seed {made.seed}:{made.index}"
     if "certificate" in record:
@@ -170,11 +171,15 @@ def _plain(made: Generated, record: dict) -> str:
     return f"{note}\n{to_text(made.puzzle)}"
 
 
-def _certify(puzzle: object, directory: Path, name: str) -> dict:
+def _certify(puzzle: Puzzle, directory: Path, stem: str) -> dict[str, str | bool]:
+    """Certify ``puzzle`` as ``STEM-HASH`` (the hash of its text: two runs of other sizes or
+    files with the same seed or line named theirs alike, the second silently replacing the
+    first)."""
+    from cp_sudoku.verify.certificate import text_name
     from cp_sudoku.verify.certify import certify
 
     directory.mkdir(parents=True, exist_ok=True)
-    done = certify(puzzle, directory, name)  # type: ignore[arg-type]
+    done = certify(puzzle, directory, text_name(stem, to_text(puzzle)))
     return {"path": str(done.path), "status": done.status, "holds": not done.failures}
 
 
@@ -210,7 +215,7 @@ def _complete_file(
     return code
 
 
-def _completed_record(label: str, done: Completed) -> dict:
+def _completed_record(label: str, done: Completed) -> dict[str, Any]:
     return {
         "source": label,
         "status": done.status,

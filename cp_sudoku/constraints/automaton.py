@@ -14,6 +14,7 @@ Bacchus, "GAC via unit propagation" (CP 2007) for the ``regular`` constraint.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import cast
 
 from cp_sudoku.constraints.base import Constraint, TableTooLarge, check_deadline
 
@@ -106,7 +107,7 @@ class Automaton(Constraint):
         """:meth:`step`, and with ``distinct`` on (state, values read) pairs, refusing a repeat."""
         if not distinct:
             return self.step(state, value)
-        inner, used = state  # type: ignore[misc]
+        inner, used = cast("tuple[State, int]", state)
         if used >> value & 1:
             return None
         after = self.step(inner, value)

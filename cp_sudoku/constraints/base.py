@@ -16,7 +16,7 @@ Constraint modules import only :mod:`cp_sudoku.constraints` modules and
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -38,6 +38,11 @@ class Rules(Protocol):
 
     def differ_pairs(self, cells: Sequence[Cell]) -> list[tuple[int, int]]:
         """Positions ``(i, j)`` of ``cells`` that share a unit (so must differ)."""
+        ...
+
+    @property
+    def peers(self) -> Mapping[Cell, frozenset[Cell]]:
+        """Cell -> the other cells of every unit it is in."""
         ...
 
 

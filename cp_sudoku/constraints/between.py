@@ -13,14 +13,11 @@ Source: rangsk's SudokuSolver, ``Constraints/BetweenLineConstraint.cs`` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from cp_sudoku.constraints.base import Mark, register
+from cp_sudoku.constraints.base import Mark, Rules, register
 from cp_sudoku.constraints.linebase import Line
-from cp_sudoku.constraints.primitives import Linear, Table
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
+from cp_sudoku.constraints.primitives import Linear, Primitive, Table
 
 
 @register
@@ -41,7 +38,7 @@ class BetweenLine(Line):
         """The inner values so far differ from the first end."""
         return all(v != prefix[0] for v in prefix[1 : len(self.cells) - 1])
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Table, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Primitive, ...]:
         """Per inner cell, a table (first end, inner cell, last end)."""
         first, last = self.cells[0], self.cells[-1]
         values = list(puzzle.values)
@@ -73,7 +70,7 @@ class DoubleArrow(BetweenLine):
         """True (the last end comes last)."""
         return True
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Linear, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Linear, ...]:
         """``first + last - sum(inner) == 0``."""
         coeffs = [1] + [-1] * (len(self.cells) - 2) + [1]
         return (Linear(self.cells, coeffs, "==", 0),)

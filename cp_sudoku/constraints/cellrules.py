@@ -23,11 +23,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
+    Rules,
     cell_token,
     cells_text,
     expect_count,
@@ -40,9 +41,6 @@ from cp_sudoku.constraints.base import (
 from cp_sudoku.constraints.linebase import value_pairs
 from cp_sudoku.constraints.primitives import Pair, Table
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 V = TypeVar("V", bound="CellValues")
 
@@ -70,7 +68,7 @@ class CellValues(Constraint):
         """``odd r1c1``."""
         return f"{self.type_name} {cell_name(self.cells[0])}"
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Table, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Table, ...]:
         """The accepted digits, as a one-cell table."""
         return (Table(self.cells, [(v,) for v in puzzle.values if self.accepts(v)]),)
 
@@ -199,7 +197,7 @@ class Extremum(Constraint):
         """``minimum r2c2 (than r1c2,r2c1)``."""
         return f"{self.type_name} {cell_name(self.cells[0])} (than {cells_text(self.cells[1:])})"
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Pair, ...]:
         """One pair per neighbour."""
         allowed = value_pairs(puzzle.values, self.wins)
         return tuple(Pair(self.cells[0], other, allowed) for other in self.cells[1:])
@@ -362,7 +360,7 @@ class Clone(Constraint):
             f"clone {cells_text(self.cells[: self.size])} = {cells_text(self.cells[self.size :])}"
         )
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Pair, ...]:
         """One equal pair per cell."""
         same = frozenset((v, v) for v in puzzle.values)
         return tuple(

@@ -26,11 +26,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
+    Rules,
     cell_token,
     parse_cell,
     parse_int,
@@ -40,9 +41,6 @@ from cp_sudoku.constraints.linebase import adjacent_pairs, grid_cells, value_pai
 from cp_sudoku.constraints.primitives import AllDifferent, Pair, Primitive
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
 from cp_sudoku.numbers import MAX_SIZE
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 G = TypeVar("G", bound="GridRule")
 CellPair = tuple[Cell, Cell]
@@ -116,7 +114,7 @@ class GridRule(Constraint):
         """The type's name (it covers the whole grid)."""
         return self.type_name
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Primitive, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Primitive, ...]:
         """One pair per two cells of the rule."""
         allowed = value_pairs(puzzle.values, self.allows)
         return tuple(Pair(a, b, allowed) for a, b in self.pairs())
@@ -151,7 +149,7 @@ class ChessRule(GridRule):
                 if (r, c) < other and 0 <= other[0] < self.rows and 0 <= other[1] < self.cols:
                     yield (r, c), other
 
-    def decompose(self, puzzle: Puzzle) -> tuple[AllDifferent, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[AllDifferent, ...]:
         """Two-cell all-different for each pair not already in one unit."""
         peers = puzzle.peers
         return tuple(AllDifferent(p) for p in self.pairs() if p[1] not in peers[p[0]])

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
+    Rules,
     cell_token,
     cells_text,
     parse_cell,
@@ -33,9 +34,6 @@ from cp_sudoku.constraints.base import (
 )
 from cp_sudoku.constraints.primitives import Pair, Table
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 X = TypeVar("X", bound="Indexer")
 
@@ -77,7 +75,7 @@ class Indexer(Constraint):
         """``rowindexer r3c1``."""
         return f"{self.type_name} {cell_name(self.cell)}"
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair | Table, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Pair | Table, ...]:
         """Per digit v (not its own place): ``x == v`` implies ``cells[v-1] == at + 1``.
 
         When the cells are one unit of the puzzle (a row, column or region, as in

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
+    Rules,
     expect_count,
     located_at,
     parse_cells,
@@ -29,9 +30,6 @@ from cp_sudoku.constraints.base import (
 from cp_sudoku.constraints.linebase import value_pairs
 from cp_sudoku.constraints.primitives import Pair
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 D = TypeVar("D", bound="EdgeMark")
 
@@ -74,7 +72,7 @@ class EdgeMark(Constraint):
         """The value as drawn."""
         return str(self.value)
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Pair, ...]:
         """One pair."""
         allowed = value_pairs(puzzle.values, lambda a, b: self.rule(self.value, a, b))
         return (Pair(self.cells[0], self.cells[1], allowed),)

@@ -14,14 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
-from cp_sudoku.constraints.base import Constraint, Mark, located_at, parse_cells
+from cp_sudoku.constraints.base import Constraint, Mark, Rules, located_at, parse_cells
 from cp_sudoku.constraints.primitives import Pair
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 L = TypeVar("L", bound="Line")
 
@@ -121,7 +118,7 @@ class StepLine(Line):
         """Every step so far allowed."""
         return self.holds(prefix)
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Pair, ...]:
         """One pair per step."""
         allowed = value_pairs(puzzle.values, self.step)
         return tuple(Pair(a, b, allowed) for a, b in pairwise(self.cells))

@@ -23,20 +23,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import ClassVar, TypeVar, cast
 
 from cp_sudoku.constraints.automaton import Automaton, State
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
+    Rules,
     register,
 )
 from cp_sudoku.constraints.linebase import path_text
 from cp_sudoku.constraints.primitives import Linear
 from cp_sudoku.errors import Cell, PuzzleError
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 OC = TypeVar("OC", bound="OutsideClue")
 
@@ -135,7 +133,7 @@ class LittleKiller(OutsideClue):
         """Not past the total (each digit left adds at least 1)."""
         return sum(prefix) + len(self.cells) - len(prefix) <= self.total
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Linear, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Linear, ...]:
         """One sum."""
         return (Linear(self.cells, [1] * len(self.cells), "==", self.total),)
 
@@ -166,7 +164,7 @@ class Sandwich(OutsideClue, Automaton):
 
     def step(self, state: State, value: int) -> State | None:
         """A crust (1 or the largest digit) at most once each; filling counted between."""
-        one, top, total = state  # type: ignore[misc]
+        one, top, total = cast("tuple[bool, bool, int]", state)
         if value == 1 or value == len(self.cells):
             if one if value == 1 else top:
                 return None
@@ -207,7 +205,7 @@ class XSum(OutsideClue, Automaton):
 
     def step(self, state: State, value: int) -> State | None:
         """The first digit sets x; digits are added until x are taken."""
-        x, taken, total = state  # type: ignore[misc]
+        x, taken, total = cast("tuple[int, int, int]", state)
         if x == 0:
             if not 1 <= value <= len(self.cells):
                 return None
@@ -220,7 +218,7 @@ class XSum(OutsideClue, Automaton):
 
     def accept(self, state: State) -> bool:
         """x digits taken, summing to the total."""
-        x, taken, total = state  # type: ignore[misc]
+        x, taken, total = cast("tuple[int, int, int]", state)
         return x > 0 and taken == x and total == self.total
 
     @classmethod

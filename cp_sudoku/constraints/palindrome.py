@@ -7,14 +7,11 @@ of equal values.  Source: rangsk's SudokuSolver, ``Constraints/PalindromeConstra
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from cp_sudoku.constraints.base import register
+from cp_sudoku.constraints.base import Rules, register
 from cp_sudoku.constraints.linebase import Line
 from cp_sudoku.constraints.primitives import Pair
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 
 @register
@@ -34,7 +31,7 @@ class Palindrome(Line):
         last = len(self.cells) - 1
         return all(prefix[last - i] == prefix[i] for i in range(len(prefix)) if last - i < i)
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Pair, ...]:
         """One equal pair per mirrored couple."""
         same = frozenset((v, v) for v in puzzle.values)
         half = len(self.cells) // 2

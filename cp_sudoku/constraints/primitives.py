@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from cp_sudoku.constraints.base import (
     Constraint,
@@ -218,7 +218,8 @@ class Pair(Constraint):
         if len(tokens) < 2:
             raise PuzzleError(f"{where}: expected pair <cell> <cell> a,b ...")
         first, second = parse_cells(tokens[:2], where)
-        return cls(first, second, (parse_values(t, 2, where) for t in tokens[2:]))
+        pairs = (cast("tuple[int, int]", parse_values(t, 2, where)) for t in tokens[2:])
+        return cls(first, second, pairs)
 
     @classmethod
     def examples(cls, rows: int, cols: int) -> tuple[Pair, ...]:

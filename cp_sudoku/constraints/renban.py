@@ -13,14 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from cp_sudoku.constraints.base import register
+from cp_sudoku.constraints.base import Rules, register
 from cp_sudoku.constraints.linebase import Line, value_pairs
 from cp_sudoku.constraints.primitives import AllDifferent, Pair, Primitive
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 
 @register
@@ -43,7 +40,7 @@ class Renban(Line):
             not prefix or max(prefix) - min(prefix) < len(self.cells)
         )
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Primitive, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Primitive, ...]:
         """All-different, and every two cells within ``len - 1`` of each other."""
         span = len(self.cells) - 1
         near = value_pairs(puzzle.values, lambda a, b: abs(a - b) <= span)
@@ -68,7 +65,7 @@ class Nabner(Line):
         """So far."""
         return self.holds(prefix)
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Pair, ...]:
         """One pair per two cells."""
         apart = value_pairs(puzzle.values, lambda a, b: abs(a - b) > 1)
         return tuple(Pair(a, b, apart) for a, b in combinations(self.cells, 2))

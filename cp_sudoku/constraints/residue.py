@@ -14,15 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from cp_sudoku.constraints.base import register
+from cp_sudoku.constraints.base import Rules, register
 from cp_sudoku.constraints.linebase import Line, path_text, value_pairs
 from cp_sudoku.constraints.primitives import Pair
 from cp_sudoku.errors import Cell, PuzzleError
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 
 @register
@@ -52,7 +49,7 @@ class ModularLine(Line):
         """So far."""
         return self.holds(prefix)
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Pair, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Pair, ...]:
         """A pair of different classes for each two cells one or two apart."""
         differ = value_pairs(puzzle.values, lambda a, b: self.group(a) != self.group(b))
         cells = self.cells

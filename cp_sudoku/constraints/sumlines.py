@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from cp_sudoku.constraints.base import (
     Constraint,
     Mark,
+    Rules,
     cell_token,
     located_at,
     parse_cells,
@@ -32,9 +33,6 @@ from cp_sudoku.constraints.base import (
 from cp_sudoku.constraints.linebase import Line, once_each, path_text
 from cp_sudoku.constraints.primitives import Linear
 from cp_sudoku.errors import Cell, PuzzleError, cell_name
-
-if TYPE_CHECKING:
-    from cp_sudoku.model.puzzle import Puzzle
 
 
 def _split(tokens: list[str], where: str, form: str) -> list[list[str]]:
@@ -97,7 +95,7 @@ class Arrow(Constraint):
         k = self.circle
         if len(prefix) < k:
             return True
-        number = sum(10 ** (k - 1 - i) * v for i, v in enumerate(prefix[:k]))
+        number: int = sum(10 ** (k - 1 - i) * v for i, v in enumerate(prefix[:k]))
         return sum(prefix[k:]) + (len(self.cells) - len(prefix)) <= number
 
     def _words(self) -> str:
@@ -107,7 +105,7 @@ class Arrow(Constraint):
         """``arrow r1c1 <- r1c2-r1c3`` (a pill: ``r1c1-r1c2 <- ...``)."""
         return f"arrow {self._words()}"
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Linear, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Linear, ...]:
         """``sum(10**(k-1-i) * pill[i]) - sum(line) == 0``."""
         return (Linear(self.cells, self.weights(), "==", 0),)
 
@@ -171,7 +169,7 @@ class ZipperLine(Line):
             for plus, minus in self._terms()
         )
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Linear, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Linear, ...]:
         """One linear equality per pair of cells (beyond the first, on an even line)."""
         found = []
         for plus, minus in self._terms():
@@ -253,7 +251,7 @@ class RegionSumLine(Constraint):
         """``regionsumline r1c1-r1c2 | r2c2-r3c2``."""
         return "regionsumline " + " | ".join(path_text(run) for run in self.parts())
 
-    def decompose(self, puzzle: Puzzle) -> tuple[Linear, ...]:
+    def decompose(self, puzzle: Rules) -> tuple[Linear, ...]:
         """The first run's sum minus each other run's sum is 0."""
         first, *others = self.parts()
         return tuple(

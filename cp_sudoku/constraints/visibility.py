@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from cp_sudoku.constraints.automaton import Automaton, State
 from cp_sudoku.constraints.base import Mark, head_and_cells, parse_int, register
@@ -74,7 +74,7 @@ class Visibility(Automaton):
 
     def step(self, state: State, value: int) -> State | None:
         """A building taller than every one before is seen; dead past ``count`` seen."""
-        tallest, seen = state  # type: ignore[misc]
+        tallest, seen = cast("tuple[int, int]", state)
         if value <= tallest:
             return state
         if seen == self.count:
@@ -83,7 +83,7 @@ class Visibility(Automaton):
 
     def accept(self, state: State) -> bool:
         """Exactly ``count`` seen."""
-        return state[1] == self.count  # type: ignore[index]
+        return cast("tuple[int, int]", state)[1] == self.count
 
     def describe(self) -> str:
         """``clue 3 seen from the left of r2c1``."""

@@ -320,7 +320,11 @@ class _Writer:
         members = self.members(cage)
         for part in exponent_sums(cage.target, tuple(self.puzzle.values)):
             weights = [part.exponents] * len(members)
-            self.weighted(members, weights, lambda low, high, t=part.total: low <= t <= high)
+
+            def within(low: int, high: int, t: int = part.total) -> bool:
+                return low <= t <= high
+
+            self.weighted(members, weights, within)
 
     def digit_sets(self, cage: Cage) -> None:
         members = self.members(cage)

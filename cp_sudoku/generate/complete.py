@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from cp_sudoku.backends.base import check_limits
 from cp_sudoku.constraints.base import OutOfTime, check_deadline, compile_deadline, remaining_time
 from cp_sudoku.crosscheck import crosscheck
-from cp_sudoku.generate.dig import add_until_unique, dig
+from cp_sudoku.generate.dig import Givens, add_until_unique, dig
 from cp_sudoku.generate.making import GenerationBug, time_left
 from cp_sudoku.generate.oracle import Oracle
 from cp_sudoku.generate.rules import takes_givens
@@ -81,7 +81,7 @@ def _complete(puzzle: Puzzle, seed: int, tries: int) -> Completed:
         return Completed("unknown", reason=why)
     setter = dict(puzzle.givens)
     cells = [(cell,) for cell in puzzle.cells]
-    best: tuple[dict, Grid] | None = None
+    best: tuple[Givens, Grid] | None = None
     with Oracle(puzzle) as oracle:
         for attempt in range(tries):
             rng = random.Random(f"{seed}:{attempt}")

@@ -92,10 +92,11 @@ def rules_key(rules: Any) -> tuple[str, int, tuple[int, int], tuple[str, ...]] |
     from cp_sudoku.kinds.grid import box_shape
 
     try:
-        box = box_shape(rules.box, rules.size)
+        rows, cols = box_shape(rules.box, rules.size)
     except CpSudokuError:
         return None
-    return ("sudoku", rules.size, tuple(box), tuple(sorted(rules.extras)))
+    size: int = rules.size
+    return ("sudoku", size, (rows, cols), tuple(sorted(rules.extras)))
 
 
 def singles_rating() -> float:
@@ -117,7 +118,8 @@ def check_reachable(request: Any) -> None:
         UsageError: the target's range starts above that rating, naming it and its band.
     """
     target = request.target
-    top = SINGLES_ONLY.get(rules_key(request)) if target is not None else None
+    key = rules_key(request) if target is not None else None
+    top = SINGLES_ONLY.get(key) if key is not None else None
     if top is None:
         return
     dug = request.minimal and request.symmetry == "none"

@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import cast
 
 from pysat.solvers import Solver
 
@@ -81,7 +82,7 @@ class Oracle:
             OutOfTime: the deadline in force when the oracle was made passed first.
         """
         if self._stopper is None:
-            return self.sat.solve(assumptions=assumptions)
+            return cast(bool, self.sat.solve(assumptions=assumptions))
         answer = self._stopper.solve(assumptions)
         if answer is None:
             raise OutOfTime("generating passed the time limit")
@@ -107,7 +108,7 @@ class Oracle:
         Random phases: each cell prefers a random value.  Not uniform over all
         solutions, but every solution can come out.
         """
-        phases = []
+        phases: list[int] = []
         for lits in self.cnf.literal:
             values = list(lits)
             chosen = rng.choice(values)

@@ -17,7 +17,7 @@ import csv
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.io.limits import load_json
@@ -92,7 +92,7 @@ def field_of(record: dict[str, Any], key: str, kind: type, where: str) -> Any:
     value = record[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise PuzzleError(f"{where}: {key!r} must be {kind.__name__}, got {shown(repr(value))}")
-    if kind is int and not in_range(value):
+    if kind is int and not in_range(cast(int, value)):
         raise PuzzleError(f"{where}: {key!r} has more than {MAX_DIGITS} digits")
     return value
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import re
 import reprlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import isqrt
 from typing import Any
 
@@ -671,7 +671,7 @@ def _entry(source: str, line: int, shown: str, text: str) -> Entry:
     return Entry(source, line, shown, puzzle=puzzle, solution=solution)
 
 
-def sniff_fpuzzles(head: list[str] | tuple[str, ...], source: str) -> str | None:
+def sniff_fpuzzles(head: Sequence[str], source: str) -> str | None:
     """``fpuzzles`` when the source starts with f-puzzles JSON (``{"size":``, as f-puzzles
     writes it, on one line or spread over several, as a pretty-printer writes it; or an
     object whose first lines name both ``"size"`` and ``"grid"``, as one with its keys

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote, unquote, urlsplit
 
 from lzstring import LZString
@@ -189,7 +189,7 @@ def _json_object(text: str) -> dict[str, Any]:
 def encode(data: dict[str, Any]) -> str:
     """The compressed string of an f-puzzles JSON object (starts ``N4Ig``)."""
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return LZString().compressToBase64(text)
+    return cast(str, LZString().compressToBase64(text))
 
 
 def link(data: dict[str, Any]) -> str:

@@ -120,7 +120,7 @@ def run(
     executor: Executor | None = None,
     *,
     backends: Sequence[Backend] | None = None,
-) -> Iterator[Outcome[T]]:
+) -> Generator[Outcome[T], None, None]:
     """``work`` applied to every readable entry; outcomes in input order, streamed.
 
     Args:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from fastapi import APIRouter
 from fastapi.routing import APIRoute
@@ -34,7 +34,7 @@ def upload_routes(routers: Iterable[APIRouter]) -> list[UploadRoute]:
     """(methods, path pattern) of every route of ``routers`` marked :func:`takes_upload`
     (routers the app includes without a prefix)."""
     return [
-        (frozenset(route.methods), route.path_regex)
+        (frozenset(cast("set[str]", route.methods)), route.path_regex)  # set by APIRoute
         for router in routers
         for route in router.routes
         if isinstance(route, APIRoute) and getattr(route.endpoint, "takes_upload", False)

@@ -25,7 +25,7 @@ _DEFAULTS = Limits()
 GRACE = 1.0
 _COUNT = click.IntRange(min=1)
 #: One flag per field of :class:`Limits`: flag, field, unit of the flag's number, type, help.
-_LIMIT_FLAGS: tuple[tuple[str, str, int, click.ParamType, str], ...] = (
+_LIMIT_FLAGS: tuple[tuple[str, str, int, click.ParamType[float], str], ...] = (
     (
         "--max-body",
         "body_bytes",
@@ -196,7 +196,8 @@ def serve(
         port=port,
         log_level="warning",
         access_log=False,
-        timeout_graceful_shutdown=GRACE,
+        # uvicorn annotates int, but hands it to asyncio.wait_for, which takes seconds as float
+        timeout_graceful_shutdown=GRACE,  # type: ignore[arg-type]
     )
 
 

@@ -84,16 +84,31 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def text_name(stem: str, text: str) -> str:
+    """``STEM-`` and the first 12 hex digits of the SHA-256 of ``text``: a name that two
+    different puzzles never share."""
+    return f"{stem}-{sha256(text)[:12]}"
+
+
 def certificate_name(source: str, line: int, text: str = "") -> str:
     """``../data/top95.txt``, line 12 -> ``top95-12``; a puzzle typed on the command line
     (source ``<argument>``) is named by its text instead: ``argument-`` and the first 12
     hex digits of the SHA-256 of ``text``, so two puzzles never share a name."""
     if source == "<argument>":
-        return f"argument-{sha256(text)[:12]}"
+        return text_name("argument", text)
     stem = Path(source.strip("<>")).name
     for suffix in (".txt", ".csv", ".jsonl", ".json"):
         stem = stem.removesuffix(suffix)
     return f"{re.sub(r'[^A-Za-z0-9._-]+', '_', stem) or 'puzzle'}-{line}"
+
+
+def taken(directory: Path, name: str, force: bool) -> PuzzleError | None:
+    """The refusal of a certificate ``NAME`` already in ``directory`` (None when there is
+    none, or with ``force``): nothing is overwritten unless asked."""
+    there = directory / f"{name}{SUFFIX}"
+    if there.exists() and not force:
+        return PuzzleError(f"{there} exists: add --force to overwrite it")
+    return None
 
 
 def write_files(

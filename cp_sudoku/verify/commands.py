@@ -24,7 +24,7 @@ from cp_sudoku.cli.runs import each_puzzle
 from cp_sudoku.io import Entry
 from cp_sudoku.model import Puzzle, PuzzleError
 from cp_sudoku.run import Plan, of_status
-from cp_sudoku.verify.certificate import SUFFIX, certificate_name, certificate_paths
+from cp_sudoku.verify.certificate import certificate_name, certificate_paths, taken
 from cp_sudoku.verify.certify import Certified, certify
 from cp_sudoku.verify.check import checker_version
 from cp_sudoku.verify.check import verify as verify_certificate
@@ -44,11 +44,9 @@ def certify_entry(
     as its error, so the other puzzles still run)."""
     assert entry.puzzle is not None  # the loop sends only puzzles that were read
     name = certificate_name(entry.source, entry.line, entry.text)
-    there = out / f"{name}{SUFFIX}"
-    if there.exists() and not force:
-        return PuzzleError(f"{there} exists: add --force to overwrite it").located(
-            entry.source, entry.line
-        )
+    refused = taken(out, name, force)
+    if refused is not None:
+        return refused.located(entry.source, entry.line)
     try:
         return certify(entry.puzzle, out, name, explain_steps=explain, time_limit=plan.time_limit)
     except PuzzleError as error:

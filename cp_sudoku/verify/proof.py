@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import cast
 
 import pysat
 from pysat.solvers import Solver
@@ -150,10 +151,10 @@ def prove(
 def _solve(sat: Solver, deadline: float | None) -> bool | None:
     """The solver's answer, or None when the deadline passed first."""
     if deadline is None:
-        return sat.solve()
+        return cast(bool, sat.solve())
     while time.perf_counter() < deadline:
         sat.conf_budget(_CONFLICT_CHUNK)
-        answer = sat.solve_limited()
+        answer: bool | None = sat.solve_limited()
         if answer is not None:
             return answer
     return None

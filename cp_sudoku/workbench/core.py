@@ -43,7 +43,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pysat.examples.optux import OptUx
 from pysat.formula import WCNF
@@ -297,7 +297,7 @@ def _smallest(formula: Selected, budget: float) -> list[int] | None:
     for selector in formula.selectors:
         wcnf.append([selector], weight=1)
     with OptUx(wcnf, verbose=0) as optux:
-        get = optux.hitman.get
+        get: Callable[[], list[int] | None] = optux.hitman.get
 
         def guarded() -> list[int] | None:
             if time.process_time() > deadline:
@@ -306,7 +306,7 @@ def _smallest(formula: Selected, budget: float) -> list[int] | None:
 
         optux.hitman.get = guarded
         try:
-            return optux.compute()
+            return cast("list[int] | None", optux.compute())
         except _OutOfTime:
             return None
 

@@ -14,6 +14,7 @@ Unsatisfiable Subsets of Constraints" (JAR 2008).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.encodings.cnf import Cnf, to_cnf
@@ -51,7 +52,7 @@ def only(puzzle: Puzzle, kept: tuple[Member, ...]) -> Puzzle:
     """``puzzle`` with only the givens and constraints of ``kept`` (same cells and values)."""
     chosen = {id(m.constraint) for m in kept if m.constraint is not None}
     givens = dict(m.given for m in kept if m.given is not None)
-    grouped = {
+    grouped: dict[str, Any] = {  # field name -> its kept constraints (fields vary)
         f.name: tuple(c for c in getattr(puzzle, f.name) if id(c) in chosen)
         for f in fields(puzzle)
         if _holds_constraints(getattr(puzzle, f.name))

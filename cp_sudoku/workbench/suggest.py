@@ -150,8 +150,8 @@ def suggest(
                 best = (chosen, optimal, bound, target)
             if len(best[0]) <= 1:
                 break  # nothing can do better than one given (none when already unique)
-        chosen, optimal, bound, target = best or ([], True, 0, None)
-        givens = tuple(sorted((puzzle.cells[i], target[i]) for i in chosen)) if target else ()
+        chosen, optimal, bound, kept = best or ([], True, 0, None)
+        givens = tuple(sorted((puzzle.cells[i], kept[i]) for i in chosen)) if kept else ()
         left = clock.remaining()
         if left is not None and left <= 0:
             raise OutOfTime("the time limit passed before the cross-check")
@@ -163,7 +163,7 @@ def suggest(
         return Suggestion((), first, False, 0, len(met), "unknown", True, seconds, "time limit")
     return Suggestion(
         givens=givens,
-        target=target,
+        target=kept,
         optimal=optimal,
         lower_bound=bound,
         solutions_seen=len(met),
