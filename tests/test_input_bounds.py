@@ -314,6 +314,33 @@ right: 2 4 2 3 3 1 3
 """
 
 
+def test_a_mip_past_a_lowered_nonzero_bound_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default run's representative of the test below (two processes of 3 s of CPU
+    each: the 7 x 7's first clue table alone is a million nonzeros): the same two commands
+    in this process, on the 5 x 5 Skyscrapers model (1,910 nonzeros) with the bound
+    lowered to 1,000, so the MIP stops on its way as the 7 x 7's does at 3 million."""
+    import cp_sudoku.encodings.mip as mip_module
+
+    monkeypatch.setattr(mip_module, "MAX_MIP_NONZEROS", 1000)
+    path = tmp_path / "skyscrapers.txt"
+    path.write_text(model_text("skyscrapers-5x5.txt"))
+    says = "the MIP would hold at least"
+    out = tmp_path / "x.mps"
+    exported = CliRunner().invoke(main, ["export", str(path), "--to", "mps", "-o", str(out)])
+    assert exported.exit_code == 2 and says in exported.stderr, exported.output
+    assert "over the bound of 1,000 (docs/backends.md" in exported.stderr
+    assert exported.stderr.count("\n") == 1 and not out.exists()
+    checked = CliRunner().invoke(
+        main, ["check", str(path), "--jobs", "1", "--backend", "mip", "--json"]
+    )
+    assert checked.exit_code == 3, checked.output
+    (mip,) = json.loads(checked.stdout)["backends"].values()
+    assert mip["stopped"] == "declined" and says in mip["reason"]
+
+
+@pytest.mark.slow  # two processes of 3 s of CPU each; the test above is the default's
 def test_a_mip_past_its_nonzeros_is_refused_in_2_gib(tmp_path: Path) -> None:
     """``export --to mps`` of 100 bytes ended in a ``MemoryError`` (exit 70) after 25 s, and
     the ``mip`` back end ran 55 s into SCIP's "insufficient memory"; now the MIP stops at

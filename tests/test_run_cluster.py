@@ -81,18 +81,23 @@ def _untimed(stdout: str) -> list[str]:
 
 
 def test_a_cluster_without_output_prints_the_lines_of_jobs(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from cp_sudoku.cli import main
+
     source = write_puzzles(tmp_path / "p.txt", 60, bad=(5,))
     common = ["check", str(source), "--backend", "sat", "--backend", "backtrack"]
-    found = {}
-    for how in (["--jobs", "2"], ["--cluster", "local:2"]):
-        process = cli(*common, *how)
-        out, err = process.communicate(timeout=300)
-        assert process.returncode == 2, err  # the invalid line
-        # our one line for the invalid puzzle and the summary; no Dask log or traceback
-        assert "distributed." not in err and "Traceback" not in err, err
-        found[how[0]] = _untimed(out)
-    assert found["--jobs"] == found["--cluster"]
-    assert len(found["--jobs"]) == 60 and found["--jobs"][4].endswith("invalid")
+    # the lines of --jobs, in-process with one job: --jobs 2 prints the same lines as
+    # --jobs 1 (tests/test_cli.py), and a pool of two costs seconds of CPU to start
+    reference = CliRunner().invoke(main, [*common, "--jobs", "1"])
+    assert reference.exit_code == 2, reference.output  # the invalid line
+    process = cli(*common, "--cluster", "local:2")
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 2, err
+    # our one line for the invalid puzzle and the summary; no Dask log or traceback
+    assert "distributed." not in err and "Traceback" not in err, err
+    assert _untimed(out) == _untimed(reference.stdout)
+    assert len(_untimed(out)) == 60 and _untimed(out)[4].endswith("invalid")
 
 
 @pytest.mark.slow  # 240 puzzles on backtrack-plain and a cluster; .ci/run runs it

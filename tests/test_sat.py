@@ -24,7 +24,7 @@ PIGEONHOLE = Puzzle(  # 12 cells, 11 values, all different: no solution, and har
 )
 
 
-@pytest.mark.parametrize("half", [150, pytest.param(1000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("half", [75, pytest.param(1000, marks=pytest.mark.slow)])
 def test_incremental_and_fresh_agree_on_2000_puzzles(data: Path, half: int) -> None:
     """``half`` royle-17clue (all unique), then ``half`` serg-benchmark-multi (all multiple)."""
     texts = lines(data / "sudoku" / "royle-17clue.txt", half, 49)
