@@ -17,7 +17,7 @@ Source: rangsk's SudokuSolver, ``Constraints/ArrowSumConstraint.cs``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -205,7 +205,7 @@ class RegionSumLine(Constraint):
         once_each(f"regionsumline {path_text(self.cells)}", self.cells)
 
     @classmethod
-    def cut(cls, line: Sequence[Cell], region: dict[Cell, object]) -> RegionSumLine:
+    def cut(cls, line: Sequence[Cell], region: Mapping[Cell, object]) -> RegionSumLine:
         """The line cut where ``region[cell]`` changes."""
         runs: list[list[Cell]] = []
         for i, cell in enumerate(line):

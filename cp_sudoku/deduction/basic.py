@@ -311,11 +311,12 @@ def _fish_bases(
     :func:`fish` (base, its places, their covers as a bit set); once per key, for the
     three sizes."""
     known = st.shared.setdefault("fish bases", {})
-    found = known.get(key)
+    found: list[tuple[int, tuple[Group, Sequence[int], int]]] | None = known.get(key)
     if found is None:
         axis, _, open_cells, placed_cells = key
         cells = st.s.cells
-        found = known[key] = []
+        found = []
+        known[key] = found
         for group, mask in bases:
             places = open_cells & mask
             count = places.bit_count()

@@ -23,14 +23,14 @@ else in the pure-Python code here; both take the same steps.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
 from cp_sudoku.backends.base import load_kernel
 from cp_sudoku.constraints.base import check_deadline
 from cp_sudoku.deduction.state import State, Step, bits
-from cp_sudoku.model import cell_name
+from cp_sudoku.model import Cell, cell_name
 
 #: kind -> (technique, base rating, strong links in cells, strong links in groups,
 #: weak links in cells)
@@ -292,7 +292,10 @@ def _first_shortest(
     level is the answer, and no search goes deeper than that level."""
     if links.graph is not None:
         check_deadline()
-        return COMPILED.first_shortest(links.graph, starts, limit)  # type: ignore[union-attr]
+        shortest: tuple[int, int] | None = COMPILED.first_shortest(  # type: ignore[union-attr]
+            links.graph, starts, limit
+        )
+        return shortest
     strong, weak, linked = links.strong, links.weak, links.linked
     if starts is None:
         starts = bits(linked)
@@ -332,7 +335,7 @@ def _path(parent: dict[tuple[int, bool], int], w: int, y: int) -> tuple[int, ...
     return tuple(reversed(path))
 
 
-def chain(kind: str, max_nodes: int = 20):
+def chain(kind: str, max_nodes: int = 20) -> Callable[[State], Step | None]:
     """The finder of the shortest chain of ``kind`` (``x``, ``xy``, ``aic``) that removes
     a candidate; chains of at most ``max_nodes`` nodes."""
     technique, base, *_ = KINDS[kind]
@@ -380,7 +383,7 @@ def _x_shortest(st: State, limit: int) -> tuple[int, int] | None:
     return best
 
 
-def _removes(st: State, links: Links, targets: int) -> tuple:
+def _removes(st: State, links: Links, targets: int) -> tuple[tuple[Cell, int], ...]:
     return tuple(
         sorted((st.s.cells[k % links.n], st.s.values[k // links.n]) for k in bits(targets))
     )
@@ -469,7 +472,10 @@ def _agreements(links: Links, options: list[list[int]]) -> list[tuple[int, int, 
     false, and the nodes summed over the branches to the nearest of them.  (Every
     candidate made true is of an open cell: each branch's are within ``present``.)"""
     if links.graph is not None:
-        return COMPILED.forcing(links.graph, options, links.present)  # type: ignore[union-attr]
+        branches: list[tuple[int, int, int, int]] = COMPILED.forcing(  # type: ignore[union-attr]
+            links.graph, options, links.present
+        )
+        return branches
     reach: dict[int, tuple[int, int, list[int], list[int]]] = {}
 
     def branch(k: int) -> tuple[int, int, list[int], list[int]]:

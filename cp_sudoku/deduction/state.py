@@ -7,13 +7,16 @@ they found as a :class:`Step` in the puzzle's own terms (cells, values).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from cp_sudoku.deduction.groups import Group, Structure
 from cp_sudoku.model import Cell, Puzzle, cell_name
+
+#: The value a :meth:`State.per_grid` memo holds.
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ class State:
         for p in self.s.peers[i]:
             cand[p] &= ~bit
 
-    def apply(self, step: Step, index: dict[Cell, int]) -> None:
+    def apply(self, step: Step, index: Mapping[Cell, int]) -> None:
         first = self.s.values[0]
         for cell, value in step.removes:
             self.cand[index[cell]] &= ~(1 << (value - first))
@@ -215,9 +218,9 @@ class State:
     def per_grid(
         self,
         name: str,
-        compute: Callable[[], Any],
-        update: Callable[[Any, Changes], Any] | None = None,
-    ) -> Any:
+        compute: Callable[[], T],
+        update: Callable[[T, Changes], T] | None = None,
+    ) -> T:
         """``compute()``, once per candidate grid (kept in :attr:`memo` under ``name``);
         with ``update``, ``update(value, changes)`` from the value of the grid it was
         last asked in and what changed since (:class:`Changes`)."""
@@ -226,7 +229,7 @@ class State:
         if known is None:
             value = compute()
         else:
-            old_cand, old_placed, old = known
+            old_cand, old_placed, old = cast("tuple[tuple[int, ...], tuple[bool, ...], T]", known)
             if old_cand == cand and old_placed == placed:
                 return old
             if update is None:
@@ -299,7 +302,8 @@ class State:
             groups = self.s.full if full else self.s.groups
             # the first cell once more, so that a one-cell group gives a tuple too
             getters = [itemgetter(*g.cells, g.cells[0]) for g in groups]
-            known = self.shared[key] = (getters, [g.mask for g in groups], {})
+            numbers: dict[tuple[int, object, object], int] = {}  # content -> its number
+            known = self.shared[key] = (getters, [g.mask for g in groups], numbers)
         getters, masks, ids = known
         cand, placed = self.cand, self.placed
         if before is None:

@@ -268,7 +268,9 @@ class Reader:
 KeyReader = Callable[[Reader, str], Iterable[Constraint]]
 
 
-def _type_of(key: str) -> type[Constraint]:
+def _type_of(key: str) -> Callable[..., Constraint]:
+    """The registered constraint type of f-puzzles key ``key`` (its constructor's
+    arguments depend on the type)."""
     return next(cls for cls in REGISTRY.values() if cls.fpuzzles_key == key)
 
 
@@ -290,7 +292,7 @@ def _boolean(reader: Reader, key: str) -> Iterator[Constraint]:
         for k in range(n):
             yield Unit(f"disjoint group {k + 1}", [cells[k] for cells in regions], "disjoint")
     else:
-        yield _type_of(key)(n, n)  # type: ignore[call-arg]
+        yield _type_of(key)(n, n)
 
 
 def dotted(reader: Reader, keys: Iterable[str]) -> set[tuple[Cell, Cell]]:
@@ -341,7 +343,7 @@ def _edge(reader: Reader, key: str) -> Iterator[Constraint]:
             value = letters[raw.strip().lower()]
         else:
             value = reader.number(raw, where, default) or 0
-        yield cls(cells[0], cells[1], value)  # type: ignore[call-arg]
+        yield cls(cells[0], cells[1], value)
 
 
 def _single_cells(reader: Reader, key: str) -> Iterator[Constraint]:
@@ -349,10 +351,10 @@ def _single_cells(reader: Reader, key: str) -> Iterator[Constraint]:
     listed = [reader.cell(item.get("cell"), where) for where, item in reader.items(key)]
     for cell in listed:
         if key in ("odd", "even"):
-            yield cls(cell)  # type: ignore[call-arg]
+            yield cls(cell)
         else:
             others = [c for c in neighbours(cell, reader.n, reader.n) if c not in listed]
-            yield cls(cell, others)  # type: ignore[call-arg]
+            yield cls(cell, others)
 
 
 def _killer(reader: Reader, key: str) -> Iterator[Constraint]:
@@ -397,7 +399,7 @@ def _quadruple(reader: Reader, key: str) -> Iterator[Constraint]:
             raise PuzzleError(f"{where}: 'values' must be digits 1..{reader.n}, got {bad}")
         cells = reader.cells(item.get("cells"), where, distinct=False)
         shapes.square(where, cells)
-        yield cls(cells, values)  # type: ignore[call-arg]
+        yield cls(cells, values)
 
 
 def _clone(reader: Reader, key: str) -> Iterator[Constraint]:
@@ -419,15 +421,15 @@ def _indexer(reader: Reader, key: str) -> Iterator[Constraint]:
     for where, item in reader.items(key):
         for r, c in reader.cells(item.get("cells"), where):
             if key == "rowindexer":
-                yield cls([(i, c) for i in range(n)], r)  # type: ignore[call-arg]
+                yield cls([(i, c) for i in range(n)], r)
             elif key == "columnindexer":
-                yield cls([(r, j) for j in range(n)], c)  # type: ignore[call-arg]
+                yield cls([(r, j) for j in range(n)], c)
             else:
                 region = reader.region[(r, c)]
                 if region is None:
                     raise PuzzleError(f"{where}: {cell_name((r, c))} is in no region")
                 cells = reader.region_cells[region]
-                yield cls(cells, cells.index((r, c)))  # type: ignore[call-arg]
+                yield cls(cells, cells.index((r, c)))
 
 
 def _outside_cells(reader: Reader, where: str, clue: Cell, step: tuple[int, int]) -> list[Cell]:
@@ -479,7 +481,7 @@ def _outside(reader: Reader, key: str) -> Iterator[Constraint]:
             side = {(1, 0): "top", (-1, 0): "bottom", (0, 1): "left", (0, -1): "right"}
             yield Visibility(cells, total, side[_line_step(reader, where, clue)])
         else:
-            yield _type_of(key)(cells, total)  # type: ignore[call-arg]
+            yield _type_of(key)(cells, total)
 
 
 def _each_line(
@@ -514,7 +516,7 @@ def _lines(reader: Reader, key: str) -> Iterator[Constraint]:
             return EntropicLine(cells, reader.n)
         if cls is RegionSumLine:
             return RegionSumLine.cut(cells, reader.region)
-        return cls(cells)  # type: ignore[call-arg]
+        return cls(cells)
 
     def shape(where: str, item: dict[str, Any], cells: list[Cell]) -> None:
         shapes.line(where, key, cells)
