@@ -61,12 +61,14 @@ def interrupt(
     group: bool = True,
     again: float | None = None,
     opened: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> Stopped:
     """Start ``cp-sudoku ARGS > file``, send SIGINT ``after`` seconds after it has
     ``opened`` that file (or after its start) to its process group, as a terminal does,
-    or to the main process only; ``again``: a second SIGINT that many seconds later."""
+    or to the main process only; ``again``: a second SIGINT that many seconds later;
+    ``env``: variables set for the command."""
     with tempfile.TemporaryFile() as out:
-        return _run(args, after, group, again, opened, out)
+        return _run(args, after, group, again, opened, out, env or {})
 
 
 def _wait_until_open(pid: int, path: Path) -> None:
@@ -92,6 +94,7 @@ def _run(
     again: float | None,
     opened: Path | None,
     out: IO[bytes],
+    env: dict[str, str],
 ) -> Stopped:
     process = subprocess.Popen(
         [sys.executable, "-m", "cp_sudoku.cli", *args],
@@ -99,7 +102,7 @@ def _run(
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         start_new_session=True,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120", **env},
     )
     if opened is not None:  # the command is running, past Python's start-up (see docs/cli.md)
         _wait_until_open(process.pid, opened)
@@ -177,6 +180,21 @@ def test_check_stops_at_once_with_whole_lines_in_order(many: Path) -> None:
     # checking (the slow run's random moments cover the whole span, start-up included)
     stopped = interrupt(
         ["check", str(many), "--json", "--jobs", "2"], random.uniform(0.5, 2.0), opened=many
+    )
+    assert stopped.code == 130, stopped.stderr
+    assert_stopped_cleanly(stopped)
+    _check_jsonl(stopped)
+
+
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+def test_check_in_process_keeps_every_line_it_counted(many: Path, unbuffered: str) -> None:
+    # In this process the lines of a chunk are written, then flushed together, even when
+    # Python runs unbuffered: a Ctrl-C between the two still leaves every counted line.
+    stopped = interrupt(
+        ["check", str(many), "--json", "--jobs", "1", "--backend", "sat"],
+        random.uniform(0.5, 1.5),
+        opened=many,
+        env={"PYTHONUNBUFFERED": unbuffered},
     )
     assert stopped.code == 130, stopped.stderr
     assert_stopped_cleanly(stopped)
