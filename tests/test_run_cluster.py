@@ -3,6 +3,7 @@ scheduler and workers started as separate processes serve a check."""
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import shutil
@@ -112,6 +113,7 @@ def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path, data: Path) -> 
     with executor(1, "local:2") as chosen:
         client = chosen.client  # type: ignore[attr-defined]
         pids = client.run(os.getpid)
+        assert not _dask_gc_callbacks()  # a Ctrl-C raised inside one would be swallowed
 
         def kill_one_busy_worker() -> None:
             deadline = time.monotonic() + 120
@@ -137,6 +139,22 @@ def test_a_killed_worker_has_its_slice_run_again(tmp_path: Path, data: Path) -> 
     assert {int(key.split("-")[2]) for key in running} <= {chunk.index for chunk, _ in done}
     statuses = [outcome.value.verdict.status for _, found in done for outcome in found]
     assert statuses == [row["status"] for row in rows(expected)]
+
+
+def test_the_schedulers_gc_timing_is_switched_off() -> None:
+    from distributed.gc import enable_gc_diagnosis
+
+    from cp_sudoku.run.cluster import _no_gc_diagnosis
+
+    enable_gc_diagnosis()  # as a LocalCluster's scheduler does in this process
+    assert _dask_gc_callbacks()
+    _no_gc_diagnosis()
+    assert not _dask_gc_callbacks()
+
+
+def _dask_gc_callbacks() -> list[object]:
+    """The garbage-collection callbacks of Dask's GC timing in this process."""
+    return [c for c in gc.callbacks if getattr(c, "__module__", "").startswith("distributed")]
 
 
 def _free_port() -> int:

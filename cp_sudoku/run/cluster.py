@@ -215,8 +215,20 @@ def _local_cluster(workers: int) -> Iterator[tuple[Any, Callable[[], list[BasePr
     except BaseException:
         _kill(processes())
         raise
+    _no_gc_diagnosis()
     with local:
         yield local, processes
+
+
+def _no_gc_diagnosis() -> None:
+    """Switch off the garbage-collection timing that Dask's scheduler, in this process,
+    turns on (``distributed.gc``: a Python callback at every collection, for log lines a
+    run silences anyway).  A Ctrl-C whose ``KeyboardInterrupt`` is raised inside that
+    callback is not raised at all: Python prints "Exception ignored in ..." with a
+    traceback on the run's stderr."""
+    from distributed.gc import disable_gc_diagnosis
+
+    disable_gc_diagnosis(force=True)  # type: ignore[no-untyped-call]
 
 
 def _start_resource_tracker() -> None:
