@@ -111,7 +111,8 @@ def check(
                 tally.finish(io.out, _line(outcome, as_json, io.err, explain, plan.time_limit))
                 if explain:  # a line can take seconds: each is flushed at once
                     io.advance(1)
-            io.advance(0 if explain else len(outcomes))
+            if not explain:
+                io.advance(len(outcomes))
     used = summary.workers or jobs
     where = f"--jobs {jobs} capped at {used}" if asked and used != jobs else f"--jobs {used}"
     print_summary(console, summary, table["cluster"] or where, table["output"])

@@ -15,12 +15,12 @@ readers of the shared collections open the path they are given.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, UNLESS_KERNEL_TAKES, available, backend_class
+from cp_sudoku.backends.base import Clock
 from cp_sudoku.constraints import REGISTRY, Mark
 from cp_sudoku.constraints.base import OutOfTime, compile_deadline
 from cp_sudoku.display import count_record, error_record, render_grid, verdict_record
@@ -210,7 +210,7 @@ def export_one(text: str, options: Options, to: str, encoding: str = "optimised"
     _, puzzle = _one_puzzle(text, options)
     limit = options.time_limit
     try:
-        with compile_deadline(None if limit is None else time.perf_counter() + limit):
+        with compile_deadline(Clock(limit).deadline):
             return export(puzzle, to, **({"encoding": encoding} if to == "dimacs" else {}))
     except OutOfTime:
         raise OutOfTime(f"compiling the {to} export passed the time limit of {limit:g} s") from None
