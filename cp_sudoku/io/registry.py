@@ -222,12 +222,10 @@ def _utf8(lines: Iterable[str]) -> Iterator[str]:
     for number, line in enumerate(lines, start=1):
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]
-        if line.isascii() or not NOT_UTF8.search(line):  # ASCII: no escaped byte, no search
-            yield line
-        elif undecoded(line, None, None) is None:
-            yield NOT_UTF8.sub("", line)
-        else:
-            yield line
+        escaped = not line.isascii() and NOT_UTF8.search(line)  # ASCII: none, no search
+        if escaped and not NOT_UTF8.search(strip_comment(line)):  # in a comment only
+            line = NOT_UTF8.sub("", line)
+        yield line
 
 
 def _strict(lines: Iterable[str], source: str) -> Iterator[str]:
