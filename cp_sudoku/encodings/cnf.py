@@ -321,10 +321,10 @@ class _Writer:
         for part in exponent_sums(cage.target, tuple(self.puzzle.values)):
             weights = [part.exponents] * len(members)
 
-            def within(low: int, high: int, t: int = part.total) -> bool:
+            def reaches(low: int, high: int, t: int = part.total) -> bool:
                 return low <= t <= high
 
-            self.weighted(members, weights, within)
+            self.weighted(members, weights, reaches)
 
     def digit_sets(self, cage: Cage) -> None:
         members = self.members(cage)

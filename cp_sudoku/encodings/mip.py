@@ -259,8 +259,8 @@ class _Builder:
         """Per ``(weights, total)``: ``sum_c sum_v weights[v] x[c, v] = total``.  With
         ``switch = (s, on)`` only when the binary ``s`` is ``on``: two rows, each loosened
         otherwise by how far the sum can stray from the total (big-M, the least M)."""
+        cells = [self.mip.cell_vars[i] for i in positions]
         for k, (weights, total) in enumerate(sums):
-            cells = [self.mip.cell_vars[i] for i in positions]
             terms = [(var, weights[v]) for held in cells for v, var in held.items() if weights[v]]
             if switch is None:
                 if terms or total:  # an empty row that must be 1: no solution
