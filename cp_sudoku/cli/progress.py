@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -98,28 +97,6 @@ def streams(console: Console, total: Callable[[], int | None]) -> Iterator[Strea
     the bar's console, so the bar stays whole); results to a file or pipe go
     straight to stdout.  Elsewhere, a :class:`Ticker` line every few seconds.
     """
-    with _batched(sys.stdout):
-        yield from _streams(console, total)
-
-
-@contextmanager
-def _batched(stream: TextIO) -> Iterator[None]:
-    """``stream`` keeping its text until flushed, also when Python runs unbuffered
-    (``PYTHONUNBUFFERED=1`` or ``-u`` make each write a system call, which hands the GIL
-    to the solve thread: 30-40 us a puzzle of ``check --backend sat``'s CPU time,
-    docs/performance.md); put back as it was on leaving, flushed."""
-    if not isinstance(stream, io.TextIOWrapper) or not stream.write_through:
-        yield
-        return
-    stream.reconfigure(write_through=False)
-    try:
-        yield
-    finally:
-        with suppress(OSError, ValueError):  # a closed pipe, a closed file
-            stream.reconfigure(write_through=True)  # flushes first
-
-
-def _streams(console: Console, total: Callable[[], int | None]) -> Iterator[Streams]:
     if not console.is_terminal:
         err = writer(sys.stderr, flush=True)
         ticker = Ticker(err, total)
