@@ -91,6 +91,22 @@ def test_a_byte_that_is_not_utf8_spoils_its_line_only_in_every_path(
     assert found[9 - first]["error"] == says and len(found) == 20
 
 
+@pytest.mark.parametrize("table", ["o.parquet", "o.jsonl"])
+def test_a_table_stores_a_byte_that_is_not_utf8_as_an_escape(tmp_path: Path, table: str) -> None:
+    """The bad line's text was kept with a lone surrogate: Parquet refused it (exit 70, no
+    table) and JSON lines held an escape of no character."""
+    pytest.importorskip("pyarrow")
+    path = write_puzzles(tmp_path / "p.txt", 3)
+    raw = path.read_bytes().split(b"\n")
+    raw[2] = b"\xff" + raw[2][1:]
+    path.write_bytes(b"\n".join(raw))
+    code, err = run_here("check", str(path), "--backend", "sat", "--output", str(tmp_path / table))
+    assert code == 2, err
+    found = rows(tmp_path / table)
+    assert [row["status"] for row in found].count("invalid") == 1 and len(found) == 3
+    assert found[1]["puzzle"] == "\\xff" + raw[2][1:].decode()
+
+
 def test_a_grid_file_stopped_by_a_bad_byte_keeps_the_puzzles_before_it(tmp_path: Path) -> None:
     """A grid's puzzle spans lines, so a byte that is not UTF-8 stops the file; the 70
     puzzles before it were lost (nothing printed: those read into the chunk being filled,

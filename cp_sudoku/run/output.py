@@ -107,6 +107,14 @@ def column_types(backends: Sequence[str]) -> dict[str, str]:
     return types
 
 
+def _readable(text: str) -> str:
+    """``text`` as a table stores it: a byte that was not UTF-8 (read as a lone surrogate,
+    which neither Parquet nor JSON can hold) written as ``\\xff``."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def columns_of(outcomes: Iterable[Outcome[Checked]], backends: Sequence[str]) -> Columns:
     """The rows of ``outcomes`` (in order) as columns."""
     names = column_types(backends)
@@ -116,10 +124,10 @@ def columns_of(outcomes: Iterable[Outcome[Checked]], backends: Sequence[str]) ->
         entry, checked = outcome.entry, outcome.value
         columns["source"].append(entry.source)
         columns["line"].append(entry.line)
-        columns["puzzle"].append(entry.text)
+        columns["puzzle"].append(_readable(entry.text))
         if checked is None or entry.puzzle is None:
             columns["status"].append("invalid")
-            columns["error"].append(str(entry.error))
+            columns["error"].append(_readable(str(entry.error)))
             for name in names:
                 if name not in ("source", "line", "puzzle", "status", "error"):
                     columns[name].append(None)
