@@ -192,7 +192,7 @@ def parse_row(text: str, n: int, alphabet: Alphabet, *, line: int | None = None)
 
 def line_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
     """The ``line`` format: one puzzle per line; sizes may not mix in one source."""
-    size: int | None = None
+    size = options.size
     for number, raw in enumerate(lines, start=1):
         text = raw.rstrip("\r\n")
         if skipped(text):
@@ -318,7 +318,7 @@ def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iter
             yield raw
 
     columns: _CsvColumns | None = None
-    size: int | None = None
+    size = options.size
     for row in _csv_rows(physical(), delimiter):
         number, raw = last[0]
         if isinstance(row, csv.Error):  # one bad record: reported, the rest still read
