@@ -56,6 +56,47 @@ def test_quiet_raises_the_dask_loggers_and_restores_them() -> None:
     worker.setLevel(logging.NOTSET)
 
 
+def test_the_launch_gate_waits_for_a_launch_kills_it_and_refuses_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Ctrl-C that closes the gate while a nanny's worker is half started (created, its
+    state not yet written) waits for that launch, kills the process, and fails any later
+    launch: no child is left to find its parent gone and print a traceback."""
+    from distributed.utils import get_mp_context
+
+    from cp_sudoku.run.launches import Launches
+
+    spawn = get_mp_context().Process
+    unpatched = spawn.__dict__["_Popen"]
+    original = spawn._Popen
+    entered = threading.Event()
+
+    def slow(process: object) -> object:  # a launch that takes a while, as under load
+        entered.set()
+        time.sleep(0.5)
+        return original(process)
+
+    monkeypatch.setattr(spawn, "_Popen", staticmethod(slow))
+    launches = Launches()
+    launches.install()
+    try:
+        child = spawn(target=time.sleep, args=(60,))
+        starting = threading.Thread(target=child.start)
+        starting.start()
+        assert entered.wait(10)
+        launches.close()  # returns once the launch is done, and kills its process
+        starting.join(10)
+        child.join(10)
+        assert child.exitcode == -signal.SIGKILL
+        with pytest.raises(RuntimeError, match="interrupted"):
+            spawn(target=time.sleep, args=(60,)).start()
+    finally:
+        launches.uninstall()
+    assert spawn.__dict__["_Popen"].__func__ is slow  # given back as it was
+    monkeypatch.undo()
+    assert spawn.__dict__["_Popen"] is unpatched
+
+
 @pytest.mark.slow  # two runs of 120 puzzles and a cluster (11 s of CPU); .ci/run runs it
 def test_jobs_and_a_local_cluster_write_the_same_rows(tmp_path: Path) -> None:
     source = write_puzzles(tmp_path / "p.txt", 120, bad=(5,))

@@ -13,7 +13,8 @@ A worker that dies mid-slice loses nothing: the scheduler hands the slice to
 another worker (up to Dask's ``distributed.scheduler.allowed-failures``
 deaths per slice, 3 by default; past that the run stops with an error and
 ``--resume`` continues it).  On a Ctrl-C the workers of a local cluster are
-killed at once; those of a remote one have their tasks cancelled.  A local
+killed at once, and none is started again (:mod:`cp_sudoku.run.launches`); those of a
+remote one have their tasks cancelled.  A local
 cluster's processes start with SIGINT blocked (:func:`_local_cluster`), so the
 Ctrl-C a terminal sends to the whole process group never reaches a worker still
 importing, which would print its traceback.  Dask comes with the ``cluster`` extra.
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
 import os
 import sys
 import threading
@@ -33,11 +33,11 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import resource_tracker
-from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from cp_sudoku.model import UsageError
 from cp_sudoku.numbers import is_number
+from cp_sudoku.run.launches import Launches
 from cp_sudoku.run.pool import (
     Executor,
     InProcess,
@@ -83,20 +83,20 @@ class Dask:
     """An :class:`~cp_sudoku.run.pool.Executor` over a Dask client.
 
     Each task is keyed by a fresh name (not hashed from its arguments, so
-    two equal chunks are two tasks).  ``processes``: the worker processes of a
-    local cluster alive now, killed on an interrupt (None for a remote one,
-    whose tasks are cancelled instead).
+    two equal chunks are two tasks).  ``launches``: the gate a local cluster's
+    processes start through, closed on an interrupt (its processes killed, no new
+    one started); None for a remote cluster, whose tasks are cancelled instead.
     """
 
     def __init__(
         self,
         client: Any,
         workers: int,
-        processes: Callable[[], list[BaseProcess]] | None = None,
+        launches: Launches | None = None,
     ) -> None:
         self.client = client
         self.workers = workers
-        self.processes = processes
+        self.launches = launches
         self._futures: list[Any] = []
 
     def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
@@ -124,8 +124,8 @@ class Dask:
         """On an interrupt, kill a local cluster's workers or cancel a remote one's tasks."""
         if not interrupted:
             return
-        if self.processes is not None:
-            _kill(self.processes())
+        if self.launches is not None:
+            self.launches.close()
         elif self._futures:
             with contextlib.suppress(Exception):
                 self.client.cancel(self._futures, asynchronous=False)
@@ -163,61 +163,72 @@ def executor(jobs: int, cluster: str | None = None) -> Iterator[Executor]:
     workers = found.workers or 1
     with (  # left in reverse: the client closes first, then the cluster, then _quiet ends
         _quiet(),
-        _local_cluster(workers) as (local, processes),
+        _local_cluster(workers) as (local, launches),
         Client(local) as client,  # type: ignore[no-untyped-call]
     ):
         client.run(_watch_parent, os.getpid())  # a worker outlives no killed run, logs no noise
-        with _stopped(Dask(client, workers, processes)) as chosen:
+        with _stopped(Dask(client, workers, launches)) as chosen:
             yield chosen
 
 
 @contextmanager
-def _local_cluster(workers: int) -> Iterator[tuple[Any, Callable[[], list[BaseProcess]]]]:
+def _local_cluster(workers: int) -> Iterator[tuple[Any, Launches]]:
     """A Dask ``LocalCluster`` of ``workers`` single-threaded processes, closed on leaving,
-    and a function that gives its processes alive now (a worker the nanny restarted
-    included).
+    and the gate its processes start through (:mod:`cp_sudoku.run.launches`), which an
+    interrupt closes.
 
     A Ctrl-C on a terminal reaches the whole process group; a worker still importing
     would die of it with a ``KeyboardInterrupt`` traceback on the run's stderr.  So the
     cluster is started on a thread with SIGINT blocked: Dask's threads, started from it,
     inherit the mask, and so do the processes they start (a signal mask survives fork
     and exec, and Python does not unblock it).  This thread still takes a Ctrl-C at
-    once; one that comes during the start kills the processes started so far.
+    once; one that comes during the start closes the gate (the processes started so far
+    are killed), and the starting thread closes the cluster when its start ends.
     """
     from distributed import LocalCluster
 
     _start_resource_tracker()
-    before = set(multiprocessing.active_children())
-
-    def processes() -> list[BaseProcess]:
-        return [p for p in multiprocessing.active_children() if p not in before]
-
+    launches = Launches()
+    launches.install()
     started: Future[Any] = Future()
 
     def start() -> None:
         with sigint_blocked():
             try:
-                started.set_result(
-                    LocalCluster(  # type: ignore[no-untyped-call]
-                        n_workers=workers,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=":0",  # any free port: runs may share a machine
-                        env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")},
-                    )
+                local = LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # any free port: runs may share a machine
+                    env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")},
                 )
             except BaseException as error:  # handed to the waiting thread
+                launches.uninstall()
                 started.set_exception(error)
+                return
+            if launches.hand_over():
+                started.set_result(local)
+                return
+            with contextlib.suppress(Exception):  # the run was interrupted meanwhile
+                local.close()
+            launches.uninstall()
 
     threading.Thread(target=start, name="cp-sudoku-cluster-start", daemon=True).start()
     try:
         local = started.result()
     except BaseException:
-        _kill(processes())
+        launches.close()
+        if launches.handed_over:  # just before the interrupt; else the starting thread closes it
+            with contextlib.suppress(Exception):
+                started.result().close()
+            launches.uninstall()
         raise
-    _no_gc_diagnosis()
-    with local:
-        yield local, processes
+    try:
+        _no_gc_diagnosis()
+        with local:
+            yield local, launches
+    finally:
+        launches.uninstall()
 
 
 def _no_gc_diagnosis() -> None:
@@ -246,13 +257,6 @@ def _start_resource_tracker() -> None:
         resource_tracker.ensure_running()
     finally:
         sys.warnoptions.remove(quiet)
-
-
-def _kill(processes: list[BaseProcess]) -> None:
-    """SIGKILL each of ``processes`` (one that has ended already is passed over)."""
-    for process in processes:
-        with contextlib.suppress(OSError, ValueError):
-            process.kill()
 
 
 @contextmanager
