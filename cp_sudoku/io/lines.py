@@ -89,30 +89,41 @@ def _build(
     values: list[int], alphabet: Alphabet, box: tuple[int, int] | None, where: Where
 ) -> Puzzle:
     try:
-        return sudoku(values, box, name=_name(where), alphabet=alphabet.stored)
+        return sudoku(values, box, name=_name(where.source, where.line), alphabet=alphabet.stored)
     except PuzzleError as error:
         raise error.located(where.source, where.line) from None
 
 
-def _name(where: Where) -> str:
-    return f"{where.source}:{where.line}" if where.source and where.line else (where.source or "")
+def _name(source: str | None, line: int | None) -> str:
+    return f"{source}:{line}" if source and line else (source or "")
 
 
-def _plain(values: bytes, box: tuple[int, int] | None, where: Where) -> Puzzle:
-    """The 9x9 Sudoku of a plain line's ``values`` (0 blank, else 1-9, as ``_PLAIN_TABLE``
-    gives them): the blank 9x9 of ``box``, built by :func:`_build` once, with these givens
-    (:meth:`Puzzle.with_grid`): the puzzle :func:`_build` gives, without building and
-    checking its cells and units again (about 15 us less a line).
+def _plain_values(text: str) -> bytes | None:
+    """The values of a plain 9x9 line, 81 of the symbols of ``_PLAIN_9X9`` (0 blank, else
+    1-9), or None when ``text`` is not one."""
+    if len(text) != 81 or not text.isascii():
+        return None
+    values = text.encode("ascii").translate(_PLAIN_TABLE)
+    return None if 255 in values else values
+
+
+def _plain(
+    values: bytes, box: tuple[int, int] | None, source: str | None, line: int | None
+) -> Puzzle:
+    """The 9x9 Sudoku of a plain line's ``values`` (as :func:`_plain_values` gives them),
+    at ``line`` of ``source``: the blank 9x9 of ``box``, built by :func:`_build` once, with
+    these givens (:meth:`Puzzle.with_grid`): the puzzle :func:`_build` gives, without
+    building and checking its cells and units again (about 15 us less a line).
 
     Raises:
         PuzzleError: a box that does not fit, as :func:`_build` says it.
     """
     if box is not None and not isinstance(box, tuple):  # not a key: the general path
-        return _build(list(values), _DIGITS_9X9, box, where)
+        return _build(list(values), _DIGITS_9X9, box, Where(source, line))
     blank = _BLANKS.get(box)
     if blank is None:
-        blank = _BLANKS[box] = _build([0] * 81, _DIGITS_9X9, box, where)
-    return blank.with_grid(values, _name(where))
+        blank = _BLANKS[box] = _build([0] * 81, _DIGITS_9X9, box, Where(source, line))
+    return blank.with_grid(values, _name(source, line))
 
 
 def parse_line(
@@ -162,10 +173,8 @@ def _parse_line(
         raise where.error(
             f"expected the puzzle as a string of n*n symbols, got {type(text).__name__}"
         )
-    if alphabet is None and size in (None, 9) and len(text) == 81:
-        plain = text.encode("ascii").translate(_PLAIN_TABLE) if text.isascii() else b"\xff"
-        if 255 not in plain:
-            return _plain(plain, box, where)
+    if alphabet is None and size in (None, 9) and (plain := _plain_values(text)) is not None:
+        return _plain(plain, box, where.source, where.line)
     chosen = parse_alphabet(alphabet) if isinstance(alphabet, str) else alphabet
     text = strip_comment(text)
     if not text.strip():
@@ -193,8 +202,19 @@ def parse_row(text: str, n: int, alphabet: Alphabet, *, line: int | None = None)
 def line_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
     """The ``line`` format: one puzzle per line; sizes may not mix in one source."""
     size: int | None = None
+    box, plain = options.box, options.alphabet is None
     for number, raw in enumerate(lines, start=1):
         text = raw.rstrip("\r\n")
+        values = _plain_values(text) if plain and size in (None, 9) else None
+        if values is not None:  # the commonest line, straight to its puzzle (as parse_line)
+            try:
+                puzzle = _plain(values, box, source, number)
+            except PuzzleError as error:
+                yield Entry(source, number, text, error=error.located(source, number))
+                continue
+            size = 9
+            yield Entry(source, number, text, puzzle)
+            continue
         if skipped(text):
             continue
         try:
