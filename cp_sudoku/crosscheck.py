@@ -10,7 +10,7 @@ take turns).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,36 +218,36 @@ def judge(puzzle: Puzzle, results: dict[str, Result]) -> Verdict:
     proven: dict[str, Status] = {
         name: r.status for name, r in results.items() if r.status != "unknown"
     }
-    for name, status in proven.items():
-        if status == "none" and found:
-            problems.append(f"{name} says none, but a solution was found")
-        if status == "unique" and found > 1:
-            problems.append(f"{name} says unique, but {found} distinct solutions were found")
-    if len(set(proven.values())) > 1:
-        said = ", ".join(f"{name}: {status}" for name, status in proven.items())
-        problems.append(f"back ends disagree ({said})")
-    status = _agreed(proven, found) if not problems else "unknown"
+    if found:
+        for name, said in proven.items():
+            if said == "none":
+                problems.append(f"{name} says none, but a solution was found")
+            elif said == "unique" and found > 1:
+                problems.append(f"{name} says unique, but {found} distinct solutions were found")
+    if len(proven) > 1 and len(set(proven.values())) > 1:
+        each = ", ".join(f"{name}: {said}" for name, said in proven.items())
+        problems.append(f"back ends disagree ({each})")
     grids = tuple(solutions)
-    return Verdict(
-        status=status,
-        solution=grids[0] if status == "unique" else None,
-        solutions=grids,
-        results=results,
-        disagreements=tuple(problems),
-        reason=clash_reason(puzzle)
-        if status == "none"
-        else _unknown_reason(status, results, problems),
-    )
-
-
-def _unknown_reason(status: Status, results: dict[str, Result], problems: list[str]) -> str | None:
-    """Why an ``unknown`` is one: that the back ends disagree, or what stopped each
-    (``sat stopped: time limit; backtrack stopped: effort limit (max_tries 5)``), or
-    that every one declined; None for another status."""
-    if status != "unknown":
-        return None
     if problems:
-        return "the back ends disagree"
+        status: Status = "unknown"
+        reason: str | None = "the back ends disagree"
+    else:
+        status = next(iter(proven.values())) if proven else "multiple" if found >= 2 else "unknown"
+        reason = (
+            clash_reason(puzzle)
+            if status == "none"
+            else _stops(results)
+            if status == "unknown"
+            else None
+        )
+    solution = grids[0] if status == "unique" else None
+    return Verdict(status, solution, grids, results, tuple(problems), reason)
+
+
+def _stops(results: dict[str, Result]) -> str:
+    """Why an ``unknown`` whose back ends agree is one: what stopped each (``sat stopped:
+    time limit; backtrack stopped: effort limit (max_tries 5)``), or that every one
+    declined."""
     stops = [
         f"{name} stopped: {result.reason or result.stopped}"
         for name, result in results.items()
@@ -262,13 +262,14 @@ def _recheck(puzzle: Puzzle, results: dict[str, Result]) -> tuple[list[str], lis
     problems: list[str] = []
     seen: dict[Grid, list[str]] = {}  # every distinct grid, what it breaks (checked once)
     for name, result in results.items():
-        for grid in result.solutions:
-            broken = seen.get(grid)
+        grids = result.solutions
+        for grid in grids:
+            broken = seen.get(grid) if seen else None  # the first grid: no look-up (a hash)
             if broken is None:
                 broken = seen[grid] = violations(puzzle, grid)
             if broken:
                 problems.append(f"{name} returned a grid that is not a solution: {broken[0]}")
-        if len(result.solutions) > 1 and len(set(result.solutions)) != len(result.solutions):
+        if len(grids) > 1 and len(set(grids)) != len(grids):
             problems.append(f"{name} returned the same grid twice")
     return problems, [grid for grid, broken in seen.items() if not broken]
 
@@ -277,12 +278,6 @@ def clash_reason(puzzle: Puzzle) -> str | None:
     """The clashing clues of ``puzzle`` in words (``; ``-separated), or None."""
     found = clashes(puzzle)
     return "; ".join(clash.message for clash in found) if found else None
-
-
-def _agreed(proven: Mapping[str, Status], found: int) -> Status:
-    if proven:
-        return next(iter(proven.values()))
-    return "multiple" if found >= 2 else "unknown"
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 Written straight from the rules (each constraint's ``holds``); it shares no
 code with any back end, and every grid a back end returns is re-verified here.
 For a puzzle of units alone the same rules are first asked in a few passes in C
-(integers, the value range, the givens, no value twice in a unit: :class:`_Layers`);
+(integers, the value range, the givens, no value twice in a unit: :class:`_Shape`);
 the rule-by-rule loop then names what a grid breaks.  ``tests/test_model.py`` checks
 the two against the rules cell by cell on random and corrupted grids.
 """
@@ -11,10 +11,9 @@ the two against the rules cell by cell on random and corrupted grids.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 from cp_sudoku.constraints import Unit
-from cp_sudoku.errors import cell_name
+from cp_sudoku.errors import Cell, cell_name
 from cp_sudoku.model.puzzle import Puzzle
 
 
@@ -22,20 +21,21 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     """Every rule ``grid`` (one value per cell, row-major) breaks, in words; empty if none."""
     if len(grid) != len(puzzle.cells):
         return [f"grid has {len(grid)} values, expected {len(puzzle.cells)}"]
-    values = puzzle.values
-    if set(map(type, grid)) != {int} or (packed := _in_range(grid, values)) is None:
+    shape = _shape(puzzle)
+    if set(map(type, grid)) != _INT or (packed := shape.in_range(grid)) is None:
+        values = puzzle.values
         return [
             f"{cell_name(cell)} is {v}, outside {puzzle.min_value}..{puzzle.max_value}"
             for cell, v in zip(puzzle.cells, grid, strict=True)
             if type(v) is not int or v not in values
         ]
-    index = puzzle.index
+    index = shape.index
     problems = [
         f"{cell_name(cell)} is {grid[index[cell]]}, but the given is {v}"
         for cell, v in puzzle.givens.items()
         if grid[index[cell]] != v
     ]
-    if puzzle.only_units and not _layers(puzzle).repeat(grid, packed):
+    if shape.only_units and not shape.repeat(grid, packed):
         return problems  # else the loop below names each unit that repeats a value
     for constraint, read in zip(puzzle.constraints, puzzle.readers, strict=True):
         if not constraint.holds(read(grid)):
@@ -45,26 +45,50 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     return problems
 
 
-class _Layers:
-    """The units of a puzzle, for the question "does any repeat a value?" asked in a few
+_INT = {int}
+
+
+class _Shape:
+    """What the checker asks of every puzzle of one structure (cells, constraints) and
+    value range, made once: the cell index, the values as bytes, and, for a puzzle of
+    units alone, its units for the question "does any repeat a value?" asked in a few
     passes in C (the rule is the same: no value twice in a unit).
 
     The units fall into *layers* of units that cover every cell once (a Sudoku's rows,
     its columns, its boxes).  In a layer, cell ``i`` with value ``v`` in its ``k``-th unit
     has the key ``k * span + v - min_value`` (``span`` values): two cells share a key
     exactly when they are in one unit with one value, so no unit of the layer repeats a
-    value exactly when the keys are distinct.  When every key fits in a byte, a grid's keys
-    are one sum of integers: the grid as bytes read as an integer, plus the layer's
-    ``offset`` (the sum of ``(k * span - min_value) * 256 ** i``); no byte carries, since
-    each key is 0..255.  The keys are distinct when as many different ones occur as there
-    are cells: deleting the keys that occur from all the layer's possible keys
-    (``bytes.translate``) leaves the others.  The units in no full layer (a diagonal beside
-    the rows, or keys past a byte) are read one by one.
+    value exactly when the layer's keys are distinct.  Layers whose keys together fit in
+    a byte form a *group* (a 9x9 Sudoku's three layers: 243 keys), each layer's keys
+    shifted past those of the layers before it, so the layers of a group never share a
+    key.  A grid's keys in a group are one sum of integers: the grid's bytes, repeated
+    once per layer, read as an integer, plus the group's ``offset`` (the sum of
+    ``(base + k * span - min_value) * 256 ** j`` over the places ``j``); no byte carries,
+    since each key is 0..255.  The keys are distinct when as many different ones occur as
+    there are places: deleting the keys that occur from all the group's possible keys
+    (``bytes.translate``) leaves the others.  The units in no full layer (a diagonal
+    beside the rows, or keys past a byte) are read one by one.
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
-        size, low, span = len(puzzle.cells), puzzle.min_value, len(puzzle.values)
-        index = puzzle.index
+        self.cells, self.constraints = puzzle.cells, puzzle.constraints
+        self.low, self.high = puzzle.min_value, puzzle.max_value
+        self.index: dict[Cell, int] = dict(puzzle.index)
+        values = puzzle.values
+        fits = values.start >= 0 and values.stop <= 256
+        #: the values as bytes (None past a byte), and as a set
+        self.allowed = bytes(values) if fits else None
+        self.every = frozenset(values)
+        self.only_units = puzzle.only_units
+        self.size = len(puzzle.cells)
+        self.groups: tuple[tuple[int, int, bytes], ...] = ()  # (layers, offset, all keys)
+        self.rest: tuple[object, ...] = ()
+        if self.only_units:
+            self._layer(puzzle, fits)
+
+    def _layer(self, puzzle: Puzzle, fits: bool) -> None:
+        size, low, span = self.size, self.low, self.high - self.low + 1
+        index = self.index
         layers: list[tuple[list[int], list[int]]] = []  # (the unit of each cell, its units)
         for number, unit in enumerate(puzzle.units):
             places = [index[cell] for cell in unit.cells]
@@ -75,74 +99,78 @@ class _Layers:
             for place in places:
                 layer[0][place] = len(layer[1])
             layer[1].append(number)
-        fits = low >= 0 and low + span <= 256
         full = [lay for lay in layers if fits and min(lay[0]) >= 0 and len(lay[1]) * span <= 256]
-        #: (offset, every possible key) per full layer
-        self.layers = tuple(
+        groups: list[tuple[list[tuple[list[int], int]], list[int]]] = []
+        for unit_of, units in full:  # per group: (unit of each cell, base) per layer, its keys
+            keys = len(units) * span
+            if not groups or groups[-1][1][0] + keys > 256:
+                groups.append(([], [0]))
+            groups[-1][0].append((unit_of, groups[-1][1][0]))
+            groups[-1][1][0] += keys
+        self.groups = tuple(
             (
-                sum((k * span - low) << (8 * i) for i, k in enumerate(unit_of)),
-                bytes(range(len(units) * span)),
+                len(group),
+                sum(
+                    (base + k * span - low) << (8 * (j * size + i))
+                    for j, (unit_of, base) in enumerate(group)
+                    for i, k in enumerate(unit_of)
+                ),
+                bytes(range(keys)),
             )
-            for unit_of, units in full
+            for group, (keys,) in groups
         )
         kept = {number for _, units in full for number in units}
         self.rest = tuple(r for i, r in enumerate(puzzle.readers) if i not in kept)
-        self.size = size
+
+    def in_range(self, grid: Sequence[int]) -> bytes | None:
+        """Whether every value of ``grid`` (integers) is in the range: None when one is not;
+        else, when the values fit in a byte, the grid as bytes (one C pass tells both: the
+        bytes of the grid that are not values), and else ``b""``."""
+        allowed = self.allowed
+        if allowed is None:
+            return b"" if self.every.issuperset(grid) else None
+        try:
+            packed = bytes(grid)
+        except ValueError:  # a value outside 0..255
+            return None
+        return None if packed.translate(None, allowed) else packed
 
     def repeat(self, grid: Sequence[int], packed: bytes) -> bool:
         """Whether some unit repeats a value in ``grid``: integers in the value range,
-        one per cell (checked before), ``packed`` as :func:`_in_range` gives them."""
-        size = self.size
-        if self.layers:  # the values fit in a byte: ``packed`` is the grid's bytes
-            values = int.from_bytes(packed, "little")
-            for offset, keys in self.layers:
-                absent = keys.translate(None, (values + offset).to_bytes(size, "little"))
-                if len(keys) - len(absent) != size:  # fewer different keys than cells
-                    return True
+        one per cell (checked before), ``packed`` as :meth:`in_range` gives them."""
+        for layers, offset, keys in self.groups:  # the values fit in a byte: ``packed``
+            places = layers * self.size
+            found = (int.from_bytes(packed * layers, "little") + offset).to_bytes(places, "little")
+            if len(keys) - len(keys.translate(None, found)) != places:
+                return True  # fewer different keys than places
         if not self.rest:
             return False
-        seen = [read(grid) for read in self.rest]
+        seen = [read(grid) for read in self.rest]  # type: ignore[operator]
         return sum(map(len, map(set, seen))) != sum(map(len, seen))
 
 
-#: id(units) -> (units, cells, values, their layers), for the tuples met: the puzzles of
-#: one structure share their layers (looked up by identity, as the structure is).
-_LAYERS: dict[int, tuple[tuple[object, ...], tuple[object, ...], range, _Layers]] = {}
-_LAYERS_KEPT = 64
+#: id(constraints) -> the :class:`_Shape` of the puzzles met that hold them: the puzzles of
+#: one structure share it (looked up by identity, as the structure is).
+_SHAPES: dict[int, _Shape] = {}
+_SHAPES_KEPT = 64
 
 
-def _layers(puzzle: Puzzle) -> _Layers:
-    """The :class:`_Layers` of ``puzzle``'s units, made once per structure and value range."""
-    units, cells, values = puzzle.units, puzzle.cells, puzzle.values
-    found = _LAYERS.get(id(units))
-    if found is not None and found[0] is units and found[1] is cells and found[2] == values:
-        return found[3]
-    layers = _Layers(puzzle)
-    if len(_LAYERS) >= _LAYERS_KEPT:
-        _LAYERS.clear()
-    _LAYERS[id(units)] = (units, cells, values, layers)
-    return layers
-
-
-def _in_range(grid: Sequence[int], values: range) -> bytes | None:
-    """Whether every value of ``grid`` (integers) is in ``values``: None when one is not;
-    else, when ``values`` fit in a byte, the grid as bytes (one C pass tells both: the
-    bytes of the grid that are not values), and else ``b""``."""
-    allowed, every = _value_set(values)
-    if allowed is None:
-        return b"" if every.issuperset(grid) else None
-    try:
-        packed = bytes(grid)
-    except ValueError:  # a value outside 0..255
-        return None
-    return None if packed.translate(None, allowed) else packed
-
-
-@cache
-def _value_set(values: range) -> tuple[bytes | None, frozenset[int]]:
-    """The values of a range as bytes (None past a byte) and as a set, made once per range."""
-    fits = values.start >= 0 and values.stop <= 256
-    return (bytes(values) if fits else None), frozenset(values)
+def _shape(puzzle: Puzzle) -> _Shape:
+    """The :class:`_Shape` of ``puzzle``'s cells, constraints and value range, made once."""
+    found = _SHAPES.get(id(puzzle.constraints))
+    if (
+        found is not None
+        and found.constraints is puzzle.constraints
+        and found.cells is puzzle.cells
+        and found.low == puzzle.min_value
+        and found.high == puzzle.max_value
+    ):
+        return found
+    shape = _Shape(puzzle)
+    if len(_SHAPES) >= _SHAPES_KEPT:
+        _SHAPES.clear()
+    _SHAPES[id(puzzle.constraints)] = shape
+    return shape
 
 
 def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:

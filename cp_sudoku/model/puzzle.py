@@ -259,7 +259,7 @@ class Puzzle:
         """
         if len(grid) != len(self.cells):
             raise PuzzleError(f"a grid of {len(grid)} values for {len(self.cells)} cells")
-        if grid.translate(None, bytes(range(min(self.max_value, 255) + 1))):  # a value past it
+        if grid.translate(None, _bytes_upto(self.max_value)):  # a value past it
             place = next(i for i, value in enumerate(grid) if value > self.max_value)
             raise PuzzleError(
                 f"given {grid[place]} at {cell_name(self.cells[place])} is out of range "
@@ -329,6 +329,12 @@ class Puzzle:
                     f"{self.min_value}..{self.max_value}",
                     cells=[cell],
                 )
+
+
+@cache
+def _bytes_upto(high: int) -> bytes:
+    """The bytes ``0..high`` (to 255), for ``bytes.translate`` to delete."""
+    return bytes(range(min(high, 255) + 1))
 
 
 #: grid -> the values of a constraint's cells.
