@@ -201,7 +201,7 @@ def parse_row(text: str, n: int, alphabet: Alphabet, *, line: int | None = None)
 
 def line_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
     """The ``line`` format: one puzzle per line; sizes may not mix in one source."""
-    size: int | None = None
+    size = options.size
     box, plain = options.box, options.alphabet is None
     for number, raw in enumerate(lines, start=1):
         text = raw.rstrip("\r\n")
@@ -334,7 +334,7 @@ def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iter
         return
     delimiter = csv_delimiter(first[1]) or ","
     columns: _CsvColumns | None = None
-    size: int | None = None
+    size = options.size
     for row, taken in _csv_records(chain([first], kept), delimiter):
         number, raw = taken[-1]
         if not isinstance(row, list):  # one bad record: reported, the rest still read

@@ -122,8 +122,20 @@ def check_run(
         for index in sorted(done):
             summary.add_columns(spool.columns(index, _names(plan)), plan.names)
         summary.earlier = summary.kept = summary.total
+    first = _first_puzzle(reading)
     chunks = (
-        Chunk(part.index, check, plan, part=Part(file.source, part, reading.box, reading.alphabet))
+        Chunk(
+            part.index,
+            check,
+            plan,
+            part=Part(
+                file.source,
+                part,
+                reading.box,
+                reading.alphabet,
+                size=first[1] if first is not None and first[0] < part.first_line else None,
+            ),
+        )
         for part in file.slices
         if part.index not in done
     )
@@ -131,6 +143,19 @@ def check_run(
     summary.workers = count
     with executor(count, cluster) as running:
         yield _outcomes(chunks, running, summary, advance, spool, len(file.slices))
+
+
+def _first_puzzle(reading: Input) -> tuple[int, int] | None:
+    """The line of the input's first puzzle and its n (None: no line is a puzzle).
+
+    One file holds one size: a line whose n differs from that of the first puzzle is an
+    error.  A slice read alone is told this n when the first puzzle lies before it, so
+    that its lines read as the whole file's do whatever the slice size or the executor.
+    """
+    for entry in reading.entries():
+        if entry.puzzle is not None:
+            return entry.line, entry.puzzle.rows
+    return None
 
 
 def _outcomes(

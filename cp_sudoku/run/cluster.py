@@ -324,10 +324,13 @@ def _silence() -> list[tuple[logging.Logger, int]]:
 
     Dask logs the noise of an ordinary end on stderr: a worker's heartbeat cut by the
     scheduler's shutdown (an ERROR and a traceback), keys "forgotten" after an interrupt.
-    The run's own messages say what happened; these would read as failures.
+    The run's own messages say what happened; these would read as failures.  Tornado's
+    ``tornado.application`` logs a failed callback of Dask's event loop (a cluster's state
+    correction meeting workers an interrupt killed: ``AssertionError: Status.starting``).
     """
-    names = [n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
-    loggers = [logging.getLogger("distributed"), *map(logging.getLogger, names)]
+    roots = ("distributed", "tornado")
+    names = [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in roots]
+    loggers = [*map(logging.getLogger, roots), *map(logging.getLogger, names)]
     before = [(logger, logger.level) for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)
@@ -337,10 +340,21 @@ def _silence() -> list[tuple[logging.Logger, int]]:
 @contextmanager
 def _quiet() -> Iterator[None]:
     """:func:`_silence` in this process while the block runs (the scheduler and the
-    nannies of a local cluster live here), the levels restored after."""
+    nannies of a local cluster live here), the levels restored after, unless an interrupt
+    ends it: the run's process then ends with its interrupt line, and Dask's threads, still
+    running until then, would log after it (a nanny's "Restarting worker" for a worker the
+    interrupt killed)."""
     before = _silence()
     try:
         yield
-    finally:
-        for logger, level in before:
-            logger.setLevel(level)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        _restore(before)
+        raise
+    _restore(before)
+
+
+def _restore(levels: list[tuple[logging.Logger, int]]) -> None:
+    for logger, level in levels:
+        logger.setLevel(level)
