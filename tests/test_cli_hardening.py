@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -499,3 +501,25 @@ def test_an_error_an_interrupt_caused_ends_as_the_interrupt(
     with pytest.raises(SystemExit) as stop:
         exits.handle(ImportError("initialization failed"), exits.Tally(pending=False))
     assert stop.value.code == 70
+
+
+@pytest.mark.parametrize(
+    "command", [["check", str(MODELS / "sudoku-4x4-tutorial.txt")], ["solve", "--example"]]
+)
+def test_a_closed_stdout_is_a_one_line_usage_error(command: list[str]) -> None:
+    """A trial's finding: ``check FILE >&-`` ended in exit 70 (the progress writer met no
+    stdout), and ``solve`` dropped its answer silently with exit 0."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    done = subprocess.run(
+        ["sh", "-c", '"$@" >&-', "sh", sys.executable, "-m", "cp_sudoku.cli", *command],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "cp-sudoku: error: stdout is closed: cp-sudoku writes its results there "
+        "(redirect it to a file, or to /dev/null to drop them)\n"
+    )

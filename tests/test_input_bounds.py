@@ -162,6 +162,52 @@ def test_a_csv_field_over_131072_characters_is_one_line(tmp_path: Path) -> None:
     assert [(r["line"], r["status"]) for r in records] == [(2, "invalid"), (3, "unique")]
 
 
+#: A CSV of 40 rows (lines 2-41) whose line 7 opens a quote in its note field (column 18)
+#: that never closes: the csv module took lines 7-41 as one record, checked line 7's puzzle
+#: and reported it at line 41, and lines 8-40 had no output line (exit 0).
+UNCLOSED = "puzzle,note\n" + "".join(
+    '......122..4.4..,"open\n' if line == 7 else "......122..4.4..,ok\n" for line in range(2, 42)
+)
+UNCLOSED_ERROR = (
+    "puzzles.csv:7:18: not CSV this reader takes: a quoted field never closes (the input "
+    "ends inside it; it would take this line and the 34 lines after it, which are read as rows)"
+)
+
+
+@pytest.mark.parametrize(
+    "how", [(), ("--jobs", "2", "--slice-lines", "3", "--output", "{out}")], ids=["read", "sliced"]
+)
+def test_a_csv_quote_that_never_closes_is_reported_where_it_opens(
+    tmp_path: Path, how: tuple[str, ...]
+) -> None:
+    out = tmp_path / "out.jsonl"
+    result = run_file(tmp_path, UNCLOSED, *(a.format(out=out) for a in how), name="puzzles.csv")
+    assert result.exit_code == 2, result.output
+    (error,) = [line for line in result.stderr.splitlines() if "error" in line]
+    assert error.endswith(UNCLOSED_ERROR), error
+    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert [(r["line"], r["status"]) for r in records] == [
+        (line, "invalid" if line == 7 else "unique") for line in range(2, 42)
+    ]
+
+
+def test_a_csv_quote_refused_past_the_field_limit_is_reported_where_it_opens(
+    tmp_path: Path,
+) -> None:
+    # 117 characters a line: the quoted field passes the csv module's 131,072 characters
+    # about 1,120 lines on, before the input ends
+    row = "......122..4.4..," + "n" * 100 + "\n"
+    text = 'puzzle,note\n......122..4.4..,"open\n' + row * 1500
+    result = run_file(tmp_path, text, name="x.csv")
+    assert result.exit_code == 2, result.output
+    (error,) = [line for line in result.stderr.splitlines() if "error" in line]
+    assert "x.csv:2:18: not CSV this reader takes: a quoted field never closes (field " in error
+    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert [(r["line"], r["status"]) for r in records] == [(2, "invalid")] + [
+        (line, "unique") for line in range(3, 1503)
+    ]
+
+
 def puzzlekit(entries: dict[str, str]) -> str:
     data = {key: {"problem": problem, "solution": None} for key, problem in entries.items()}
     return json.dumps({"count_sol": 1, "name": "KillerSudoku", "data": data}, indent=1)

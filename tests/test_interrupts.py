@@ -27,7 +27,7 @@ import pytest
 from conftest import lines
 
 EMPTY_9X9 = "." * 81
-LINE = re.compile(r"^cp-sudoku: interrupted after ([\d,]+)(?: of ([\d,]+))? (\w+)$")
+LINE = re.compile(r"^cp-sudoku: (?:interrupted|terminated) after ([\d,]+)(?: of ([\d,]+))? (\w+)$")
 
 
 @dataclass
@@ -62,13 +62,14 @@ def interrupt(
     again: float | None = None,
     opened: Path | None = None,
     env: dict[str, str] | None = None,
+    signum: int = signal.SIGINT,
 ) -> Stopped:
-    """Start ``cp-sudoku ARGS > file``, send SIGINT ``after`` seconds after it has
-    ``opened`` that file (or after its start) to its process group, as a terminal does,
-    or to the main process only; ``again``: a second SIGINT that many seconds later;
+    """Start ``cp-sudoku ARGS > file``, send SIGINT (or ``signum``) ``after`` seconds after
+    it has ``opened`` that file (or after its start) to its process group, as a terminal
+    does, or to the main process only; ``again``: a second signal that many seconds later;
     ``env``: variables set for the command."""
     with tempfile.TemporaryFile() as out:
-        return _run(args, after, group, again, opened, out, env or {})
+        return _run(args, after, group, again, opened, out, env or {}, signum)
 
 
 def _wait_until_open(pid: int, path: Path) -> None:
@@ -95,6 +96,7 @@ def _run(
     opened: Path | None,
     out: IO[bytes],
     env: dict[str, str],
+    signum: int,
 ) -> Stopped:
     process = subprocess.Popen(
         [sys.executable, "-m", "cp_sudoku.cli", *args],
@@ -113,9 +115,9 @@ def _run(
         time.sleep(pause)
         with contextlib.suppress(ProcessLookupError):
             if group:
-                os.killpg(process.pid, signal.SIGINT)
+                os.killpg(process.pid, signum)
             else:
-                process.send_signal(signal.SIGINT)
+                process.send_signal(signum)
     try:
         _, stderr = process.communicate(timeout=60)
     except subprocess.TimeoutExpired:  # a hang is the failure; leave no process behind
@@ -143,10 +145,10 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
-def assert_stopped_cleanly(stopped: Stopped) -> None:
+def assert_stopped_cleanly(stopped: Stopped, code: int = 130) -> None:
     if stopped.code == 0 and not stopped.stderr.strip():
         return  # finished before the signal: nothing to check
-    assert stopped.code == 130, stopped.stderr
+    assert stopped.code == code, stopped.stderr
     assert "Traceback" not in stopped.stderr
     assert stopped.done >= 0, stopped.stderr  # the last stderr line is the interrupt line
     assert stopped.stdout == "" or stopped.stdout.endswith("\n")  # whole lines only
@@ -199,6 +201,26 @@ def test_check_in_process_keeps_every_line_it_counted(many: Path, unbuffered: st
     assert stopped.code == 130, stopped.stderr
     assert_stopped_cleanly(stopped)
     _check_jsonl(stopped)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_stops_check_as_ctrl_c_does(many: Path, jobs: str) -> None:
+    """``kill``, ``timeout``, systemd and ``docker stop`` send SIGTERM to the main process:
+    the same clean stop as a Ctrl-C (whole lines, all counted, no worker left), with its own
+    one line and exit 143; before, the run died with up to a chunk of finished lines
+    unwritten and, with ``--jobs 2``, the resource tracker's warning of leaked semaphores."""
+    stopped = interrupt(
+        ["check", str(many), "--json", "--jobs", jobs],
+        random.uniform(0.5, 1.5),
+        group=False,
+        opened=many,
+        signum=signal.SIGTERM,
+    )
+    assert_stopped_cleanly(stopped, code=143)
+    _check_jsonl(stopped)
+    assert stopped.stderr.splitlines() == [
+        f"cp-sudoku: terminated after {stopped.done:,} of {MANY:,} puzzles"
+    ]
 
 
 def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(many: Path) -> None:

@@ -72,6 +72,9 @@ def launch(module: str, pause: float, args: list[str], after: float) -> tuple[in
 def test_the_early_line_is_the_interrupt_line() -> None:
     assert f"cp-sudoku: {exits.Tally().describe()}" == start.EARLY_LINE
     assert start.INTERRUPTED == exits.INTERRUPTED
+    assert start.STOPPING == exits.STOPPING
+    terminated = exits.Tally(signum=signal.SIGTERM).describe()
+    assert f"cp-sudoku: {terminated}" == start.EARLY_LINE.replace("interrupted", "terminated")
 
 
 def test_importing_the_console_script_imports_nothing_heavy() -> None:

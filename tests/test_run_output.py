@@ -148,6 +148,28 @@ def test_a_csv_record_spanning_lines_is_one_row_whatever_the_slices(tmp_path: Pa
     assert [row["line"] for row in tables[0]] == [2, 3, 4, 5, 7, *range(8, 15)]
 
 
+@pytest.mark.parametrize("csv", [False, True])
+def test_a_line_of_another_size_is_invalid_whatever_the_slices(tmp_path: Path, csv: bool) -> None:
+    """Attack on issue 20: one file holds one size, so after a 4x4 first puzzle every 9x9
+    line is invalid, and a bad line's message names 4x4.  A slice read alone took its size
+    from its own first line: with ``--slice-lines 1`` the 9x9 lines were unique, and
+    ``--cluster local:2`` printed 11 unique lines where ``--jobs 2`` printed 12 invalid."""
+    lines = write_puzzles(tmp_path / "p", 6, csv=csv, bad=(4,)).read_text().splitlines()
+    lines.insert(1, "1..............." + (",1234341221434321" if csv else ""))
+    path = tmp_path / ("mixed.csv" if csv else "mixed.txt")
+    path.write_text("\n".join(lines) + "\n")
+    tables = []
+    for size in (1, 3, 100):
+        out = tmp_path / f"o{size}.jsonl"
+        tally = check_to_file(str(path), str(out), Plan(("sat",)), slice_lines=size)
+        assert tally.total == 7
+        tables.append([{k: v for k, v in row.items() if "seconds" not in k} for row in rows(out)])
+    assert all(table == tables[0] for table in tables)
+    assert [row["status"] for row in tables[0]] == ["multiple", *["invalid"] * 6]
+    assert "in a file of 4x4 puzzles" in tables[0][1]["error"]
+    assert "(16 for 4x4)" in tables[0][4]["error"]  # the bad line, 12345
+
+
 def test_jsonl_and_parquet_hold_the_same_rows(tmp_path: Path) -> None:
     path = write_puzzles(tmp_path / "p.txt", 12)
     for suffix in ("jsonl", "parquet"):

@@ -38,7 +38,8 @@ def main() -> None:
 
     Exit codes: 0 every puzzle is unique; 1 some puzzle has no solution or
     several; 2 bad input or usage; 3 unknown, back ends that disagree, a
-    contradicted stated solution; 70 an internal error (a bug); 130 interrupted.
+    contradicted stated solution; 70 an internal error (a bug); 130 interrupted;
+    143 terminated (SIGTERM).
     """
 
 

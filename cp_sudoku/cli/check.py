@@ -103,6 +103,7 @@ def check(
             resume=table["resume"],
             lines=table["slice_lines"],
             note=io.err if asked else lambda text: None,
+            advance=io.advance,
         ) as found,
     ):
         io.earlier(summary.earlier)  # the rows of an earlier run, when resumed (not printed)
@@ -110,9 +111,8 @@ def check(
             for outcome in outcomes:
                 tally.finish(io.out, _line(outcome, as_json, io.err, explain, plan.time_limit))
                 if explain:  # a line can take seconds: each is flushed at once
-                    io.advance(1)
-            if not explain:
-                io.advance(len(outcomes))
+                    io.flush()
+            io.flush()
     used = summary.workers or jobs
     where = f"--jobs {jobs} capped at {used}" if asked and used != jobs else f"--jobs {used}"
     print_summary(console, summary, table["cluster"] or where, table["output"])

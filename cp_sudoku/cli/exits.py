@@ -11,6 +11,8 @@ code meaning
 70   an internal error (a bug: one line asks for a report; ``CP_SUDOKU_DEBUG=1``
      shows the traceback)
 130  interrupted (Ctrl-C): one line on stderr says how far the run got
+143  terminated (SIGTERM, as ``kill``, ``timeout`` and ``docker stop`` send): the same,
+     "terminated after ..."
 141  the reader of the output went away (``| head``), as if stopped by SIGPIPE
 ==== ==========================================================================
 
@@ -44,6 +46,9 @@ __all__ = ["BAD_INPUT", "INTERNAL", "INTERRUPTED", "NOT_UNIQUE", "OK", "UNKNOWN"
 #: A bug, not a verdict: sysexits' EX_SOFTWARE, apart from every verdict and input code.
 INTERNAL = 70
 INTERRUPTED = 128 + signal.SIGINT
+#: The signals that stop a command at once, each with the word of its line (the exit
+#: code is 128 + the signal's number, as a shell reports a death by it).
+STOPPING: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 BROKEN_PIPE = 128 + signal.SIGPIPE
 #: Where to report an internal error.
 REPORT = "please report it with the command that caused it"
@@ -62,6 +67,8 @@ class Tally:
     noun: str = "puzzle"
     writing: bool = False
     pending: bool = False
+    #: The signal that stopped the command (one of :data:`STOPPING`).
+    signum: int = signal.SIGINT
     #: With a table (``--output``): the spool its finished slices are kept in, and
     #: how many rows they hold (in any order, an earlier run's included).
     spool: str = ""
@@ -77,7 +84,7 @@ class Tally:
             total = None
         noun = self.noun if (total if total is not None else self.done) == 1 else self.noun + "s"
         of = f" of {total:,}" if total is not None else ""
-        counted = f"interrupted after {self.done:,}{of} {noun}"
+        counted = f"{STOPPING[self.signum]} after {self.done:,}{of} {noun}"
         if not self.spool:
             return counted
         kept = self.kept()
@@ -108,9 +115,9 @@ def tally() -> Tally:
 
 @contextlib.contextmanager
 def interrupts_held(tally: Tally) -> Iterator[None]:
-    """SIGINT routed through a handler that waits for :func:`finish` to end its step
-    and takes only the first Ctrl-C (a second one cannot cut the clean-up short); the
-    handler before is put back on leaving.
+    """SIGINT and SIGTERM routed through a handler that waits for :func:`finish` to end
+    its step and takes only the first signal (a second one cannot cut the clean-up
+    short); the handlers before are put back on leaving.
 
     Python runs signal handlers on the main thread, whichever thread the
     signal reached, so this holds for every thread (a signal mask would not).
@@ -119,18 +126,20 @@ def interrupts_held(tally: Tally) -> Iterator[None]:
         yield
         return
 
-    def on_sigint(_signum: int, _frame: object) -> None:
+    def on_signal(signum: int, _frame: object) -> None:
         if tally.pending:  # already on its way out
             return
         tally.pending = True
+        tally.signum = signum
         if not tally.writing:
             raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, on_sigint)
+    previous = {signum: signal.signal(signum, on_signal) for signum in STOPPING}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def fail(message: str) -> NoReturn:
@@ -140,7 +149,8 @@ def fail(message: str) -> NoReturn:
 
 
 def interrupted(tally: Tally) -> NoReturn:
-    """Ctrl-C: say how far the run got, flush what was written, exit 130 at once.
+    """Ctrl-C (or SIGTERM): say how far the run got, flush what was written, exit 130
+    (143) at once.
 
     Worker processes have already been ended by the solve loop.  The
     process then ends with ``os._exit``: a solve abandoned on the solve
@@ -152,7 +162,8 @@ def interrupted(tally: Tally) -> NoReturn:
     still alive, which the resource tracker would otherwise report as
     leaked on stderr after the last line.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
+    for signum in STOPPING:  # a second Ctrl-C changes nothing
+        signal.signal(signum, signal.SIG_IGN)
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
     click.echo(f"cp-sudoku: {tally.describe()}", err=True)
@@ -161,7 +172,7 @@ def interrupted(tally: Tally) -> NoReturn:
     with contextlib.suppress(Exception):
         # what the interpreter's exit runs first (private: typeshed does not declare it)
         multiprocessing.util._run_finalizers(0)  # type: ignore[attr-defined]
-    os._exit(INTERRUPTED)
+    os._exit(128 + tally.signum)
 
 
 def broken_pipe() -> NoReturn:

@@ -57,6 +57,11 @@ class Group(click.Group):
         held = next((arg for arg in (sys.argv[1:] if args is None else args) if "\0" in arg), None)
         if held is not None:  # from Python only (a shell cannot pass one): no path may hold it
             exits.fail(f"an argument holds a NUL byte, which no file name may: {held[:80]!r}")
+        if sys.stdout is None:  # started with stdout closed (`>&-`): every result would be lost
+            exits.fail(
+                "stdout is closed: cp-sudoku writes its results there "
+                "(redirect it to a file, or to /dev/null to drop them)"
+            )
         try:
             code = super().main(args, prog_name, standalone_mode=False, **extra)
         except click.ClickException as error:  # the group's own arguments

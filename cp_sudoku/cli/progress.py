@@ -28,26 +28,21 @@ def writer(stream: TextIO, *, flush: bool) -> Emit:
     return emit
 
 
-def _flushed(advance: Callable[[int], None]) -> Callable[[int], None]:
-    """``advance``, after flushing the results written so far to stdout."""
-
-    def flushed(count: int) -> None:
-        sys.stdout.flush()
-        advance(count)
-
-    return flushed
-
-
 @dataclass(frozen=True)
 class Streams:
-    """``out`` (results, stdout), ``err`` (diagnostics, stderr), ``advance(n)`` (n
-    more puzzles done: the lines written so far are flushed), ``earlier(n)`` (n puzzles
-    done by an earlier run: counted as done, not in the rate)."""
+    """``out`` (results, stdout), ``err`` (diagnostics, stderr), ``flush()`` (the results
+    written so far), ``advance(n)`` (n more puzzles done, as the workers report them),
+    ``earlier(n)`` (n puzzles done by an earlier run: counted as done, not in the rate)."""
 
     out: Emit
     err: Emit
     advance: Callable[[int], None]
     earlier: Callable[[int], None]
+
+    @staticmethod
+    def flush() -> None:
+        """Flush the results written so far to stdout."""
+        sys.stdout.flush()
 
 
 #: Seconds between two progress lines when stderr is not a terminal.
@@ -100,9 +95,7 @@ def streams(console: Console, total: Callable[[], int | None]) -> Iterator[Strea
     if not console.is_terminal:
         err = writer(sys.stderr, flush=True)
         ticker = Ticker(err, total)
-        yield Streams(
-            writer(sys.stdout, flush=False), err, _flushed(ticker.advance), ticker.earlier
-        )
+        yield Streams(writer(sys.stdout, flush=False), err, ticker.advance, ticker.earlier)
         return
     from rich.progress import (
         BarColumn,
@@ -139,7 +132,7 @@ def streams(console: Console, total: Callable[[], int | None]) -> Iterator[Strea
         yield Streams(
             out,
             show,
-            _flushed(lambda count: progress.advance(task, count)),
+            lambda count: progress.advance(task, count),
             # the first sample, whose count rich leaves out of the rate
             lambda count: progress.update(task, completed=count) if count else None,
         )

@@ -201,7 +201,7 @@ def parse_row(text: str, n: int, alphabet: Alphabet, *, line: int | None = None)
 
 def line_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iterator[Entry]:
     """The ``line`` format: one puzzle per line; sizes may not mix in one source."""
-    size: int | None = None
+    size = options.size
     box, plain = options.box, options.alphabet is None
     for number, raw in enumerate(lines, start=1):
         text = raw.rstrip("\r\n")
@@ -320,29 +320,29 @@ def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iter
     ``#`` comment lines are skipped.  A record's line is the last physical
     line it spans (the same line for records without quoted newlines).  The
     separator is ``;`` when the header names its columns with ``;``
-    (:func:`csv_delimiter`), else ``,``.
+    (:func:`csv_delimiter`), else ``,``.  A quoted field that never closes
+    (it runs to the end of the input, or past the csv module's field limit)
+    is an error at the line and column of its opening quote, naming the lines
+    it would have taken; the lines after that one are read again as records.
 
     Raises:
         PuzzleError: the header names no puzzle column.
     """
-    last: list[tuple[int, str]] = [(0, "")]
     kept = ((n, raw) for n, raw in enumerate(lines, start=1) if not raw.startswith("#"))
     first = next(kept, None)
     if first is None:
         return
     delimiter = csv_delimiter(first[1]) or ","
-
-    def physical() -> Iterator[str]:
-        for number, raw in chain([first], kept):
-            last[0] = (number, raw)
-            yield raw
-
     columns: _CsvColumns | None = None
-    size: int | None = None
-    for row in _csv_rows(physical(), delimiter):
-        number, raw = last[0]
-        if isinstance(row, csv.Error):  # one bad record: reported, the rest still read
-            error = Where(source, number).error(f"not CSV this reader takes: {row}")
+    size = options.size
+    for row, taken in _csv_records(chain([first], kept), delimiter):
+        number, raw = taken[-1]
+        if not isinstance(row, list):  # one bad record: reported, the rest still read
+            if isinstance(row, _Unclosed):
+                number, raw = taken[0]
+                error = Where(source, number).error(row.message(taken), column=row.column)
+            else:
+                error = Where(source, number).error(f"not CSV this reader takes: {row}")
             if columns is None:
                 raise error
             yield Entry(source, number, shown(raw.rstrip("\r\n")), error=error)
@@ -364,17 +364,101 @@ def csv_entries(lines: Iterable[str], source: str, options: ReadOptions) -> Iter
         yield entry
 
 
-def _csv_rows(lines: Iterator[str], delimiter: str) -> Iterator[list[str] | csv.Error]:
-    """The records of ``lines``, or the error of a record the csv module refuses (a field
-    over :data:`~cp_sudoku.io.limits.MAX_FIELD` characters): it reads on after one."""
-    reader = csv.reader(lines, delimiter=delimiter)
+@dataclass(frozen=True)
+class _Unclosed:
+    """A record whose quoted field, opened at ``column`` of its first line, never closes:
+    the input ended inside it, or the csv module refused it (``refused``)."""
+
+    column: int | None
+    refused: csv.Error | None = None
+
+    def message(self, taken: Sequence[tuple[int, str]]) -> str:
+        """What went wrong, and how many lines the field would have taken (``taken``; said
+        as a count: a slice of a file numbers its lines from the slice's start)."""
+        after = len(taken) - 1
+        ends = f"{self.refused}" if self.refused else "the input ends inside it"
+        if not after:
+            return f"not CSV this reader takes: a quoted field never closes ({ends})"
+        lines = "line" if after == 1 else "lines"
+        return (
+            f"not CSV this reader takes: a quoted field never closes ({ends}; it would take "
+            f"this line and the {after:,} {lines} after it, which are read as rows)"
+        )
+
+
+def _csv_records(
+    lines: Iterator[tuple[int, str]], delimiter: str
+) -> Iterator[tuple[list[str] | csv.Error | _Unclosed, list[tuple[int, str]]]]:
+    """The records of ``lines`` (numbered physical lines), each with the lines it spans, or
+    the error of a record the csv module refuses (a field over
+    :data:`~cp_sudoku.io.limits.MAX_FIELD` characters): it reads on after one.
+
+    A quoted field still open at the end of the input, or refused while it spans several
+    lines, gives :class:`_Unclosed` over the lines it took; the lines after the first are
+    then read again as records (a stray quote swallows no row)."""
+    source: Iterator[tuple[int, str]] = lines
     while True:
-        try:
-            yield next(reader)
-        except StopIteration:
-            return
-        except csv.Error as error:
-            yield error
+        read = _Taken(source)
+        reader = csv.reader(read, delimiter=delimiter)
+        while True:
+            read.taken = []
+            try:
+                row: list[str] | csv.Error = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                row = error
+            taken = read.taken
+            if not read.ended and not (isinstance(row, csv.Error) and len(taken) > 1):
+                yield row, taken
+                continue
+            refused = row if isinstance(row, csv.Error) else None
+            yield _Unclosed(_opening_quote(taken[0][1], delimiter), refused), taken
+            source = chain(taken[1:], source)
+            break
+
+
+class _Taken:
+    """The text of numbered lines, for the csv module; ``taken``: the lines handed out
+    (the caller empties it at each record), ``ended``: the lines are exhausted."""
+
+    def __init__(self, lines: Iterator[tuple[int, str]]) -> None:
+        self.lines = lines
+        self.taken: list[tuple[int, str]] = []
+        self.ended = False
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        item = next(self.lines, None)
+        if item is None:
+            self.ended = True
+            raise StopIteration
+        self.taken.append(item)
+        return item[1]
+
+
+def _opening_quote(line: str, delimiter: str) -> int | None:
+    """The 1-based column of the quote that opens a field of ``line`` still open at its end
+    (the csv module's rules: a quote opens a field only at its start, ``""`` within
+    quotes is one quote), or None."""
+    opened: int | None = None
+    at_start = True
+    column = 0
+    while column < len(line):
+        char = line[column]
+        if opened is None:
+            if char == '"' and at_start:
+                opened = column
+            at_start = char == delimiter
+        elif char == '"':
+            if line[column + 1 : column + 2] == '"':
+                column += 1
+            else:
+                opened, at_start = None, False
+        column += 1
+    return None if opened is None else opened + 1
 
 
 @dataclass(frozen=True)

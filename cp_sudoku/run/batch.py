@@ -30,6 +30,7 @@ from cp_sudoku.run.loop import CHUNK_IN_PROCESS, CHUNK_PER_WORKER, capped, order
 from cp_sudoku.run.output import columns_of, read_part, table_format
 from cp_sudoku.run.plan import Plan
 from cp_sudoku.run.pool import Executor, cores, workers
+from cp_sudoku.run.progress import Finished
 from cp_sudoku.run.resume import Spool
 from cp_sudoku.run.slices import Part, SlicedFile, cut, describe, slice_lines
 from cp_sudoku.run.summary import Summary
@@ -64,12 +65,16 @@ def check_run(
     resume: bool = False,
     lines: int | None = None,
     note: Callable[[str], None] = lambda text: None,
+    advance: Callable[[int], None] | None = None,
 ) -> Iterator[Iterator[list[Outcome[Checked]]]]:
     """The outcomes of checking every puzzle of ``reading``, in input order, one list
     per chunk (a writer flushes once per chunk rather than once per puzzle).
 
     ``jobs`` worker processes (capped at the cores and the puzzles; the cap is
-    said through ``note``) or the Dask ``cluster``; ``output``: also write the
+    said through ``note``) or the Dask ``cluster``; ``advance(n)``: n more puzzles finished,
+    told as the workers report them, within a chunk still running too
+    (:class:`~cp_sudoku.run.progress.Finished`: over the run, the counts add up to the
+    puzzles checked in it); ``output``: also write the
     table there (``resume``: continue an interrupted one); ``lines``: input
     lines per slice (None: sized to the file and the workers, at least four
     slices per worker, at most :data:`SLICE_LINES`).  A file is cut into
@@ -107,7 +112,7 @@ def check_run(
         size = CHUNK_IN_PROCESS if chosen.count == 1 and cluster is None else CHUNK_PER_WORKER
         with executor(chosen.count, cluster) as running:
             chunks = chunked(entries, size, check, plan, most=CHUNK_IN_PROCESS)
-            yield _outcomes(chunks, running, summary)
+            yield _outcomes(chunks, running, summary, advance)
         return
     spool = None
     done: set[int] = set()
@@ -117,34 +122,69 @@ def check_run(
         for index in sorted(done):
             summary.add_columns(spool.columns(index, _names(plan)), plan.names)
         summary.earlier = summary.kept = summary.total
+    first = _first_puzzle(reading)
     chunks = (
-        Chunk(part.index, check, plan, part=Part(file.source, part, reading.box, reading.alphabet))
+        Chunk(
+            part.index,
+            check,
+            plan,
+            part=Part(
+                file.source,
+                part,
+                reading.box,
+                reading.alphabet,
+                size=first[1] if first is not None and first[0] < part.first_line else None,
+            ),
+        )
         for part in file.slices
         if part.index not in done
     )
     count = workers(jobs, len(file.slices)).count if cluster is None else jobs
     summary.workers = count
     with executor(count, cluster) as running:
-        yield _outcomes(chunks, running, summary, spool, len(file.slices))
+        yield _outcomes(chunks, running, summary, advance, spool, len(file.slices))
+
+
+def _first_puzzle(reading: Input) -> tuple[int, int] | None:
+    """The line of the input's first puzzle and its n (None: no line is a puzzle).
+
+    One file holds one size: a line whose n differs from that of the first puzzle is an
+    error.  A slice read alone is told this n when the first puzzle lies before it, so
+    that its lines read as the whole file's do whatever the slice size or the executor.
+    """
+    for entry in reading.entries():
+        if entry.puzzle is not None:
+            return entry.line, entry.puzzle.rows
+    return None
 
 
 def _outcomes(
     chunks: Iterable[Chunk[Checked]],
     running: Executor,
     summary: Summary,
+    advance: Callable[[int], None] | None,
     spool: Spool | None = None,
     slices: int = 0,
 ) -> Iterator[list[Outcome[Checked]]]:
-    """Every chunk's outcomes, the chunks in order, each outcome counted; a table's parts
-    written as they are done and joined at the end."""
+    """Every chunk's outcomes, the chunks in order, each outcome counted; progress told to
+    ``advance`` as it is reported; a table's parts written as they are done and joined at
+    the end."""
+    finished = Finished(advance) if advance is not None else None
 
     def kept(chunk: Chunk[Checked], outcomes: list[Outcome[Checked]]) -> None:
-        assert spool is not None
-        spool.put(chunk.index, columns_of(outcomes, chunk.plan.names))
-        summary.kept += len(outcomes)
+        if spool is not None:
+            spool.put(chunk.index, columns_of(outcomes, chunk.plan.names))
+            summary.kept += len(outcomes)
+        if finished is not None:
+            finished.ended(chunk.index, len(outcomes))
 
     found = ordered(
-        chunks, running, run_chunk, window=window(running), kept=kept if spool else None
+        chunks,
+        running,
+        run_chunk,
+        window=window(running),
+        kept=kept if spool or finished else None,
+        heard=finished.reported if finished else None,
     )
     with closing(found):
         for _, outcomes in found:

@@ -17,6 +17,7 @@ from typing import Generic, TypeVar
 from cp_sudoku.backends import Backend
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.run.plan import Plan
+from cp_sudoku.run.progress import reporter
 from cp_sudoku.run.slices import Part
 from cp_sudoku.run.work import Outcome, Work, each
 
@@ -43,7 +44,9 @@ class Chunk(Generic[T]):
 def run_chunk(chunk: Chunk[T]) -> list[Outcome[T]]:
     """The chunk's outcomes, in order: the work's value for every entry with a puzzle,
     none for an entry that could not be read.  The back ends come from the process's
-    cache (:meth:`Plan.built`), so a worker builds them once.
+    cache (:meth:`Plan.built`), so a worker builds them once.  The count of puzzles solved
+    so far goes to the executor's channel, when it installed one
+    (:func:`cp_sudoku.run.progress.reporter`).
 
     Raises:
         UsageError: the plan names an unknown back end or a bad option.
@@ -51,7 +54,7 @@ def run_chunk(chunk: Chunk[T]) -> list[Outcome[T]]:
     backends: Sequence[Backend] = chunk.backends or chunk.plan.built()
     entries = chunk.entries if chunk.part is None else tuple(chunk.part.entries())
     readable = [entry for entry in entries if entry.puzzle is not None]
-    values = iter(each(chunk.work)(readable, backends, chunk.plan))
+    values = iter(each(chunk.work)(readable, backends, chunk.plan, reporter(chunk.index)))
     return [
         Outcome(entry, next(values)) if entry.puzzle is not None else Outcome(entry)
         for entry in entries

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import queue
 import sys
 import threading
 import uuid
@@ -43,9 +44,11 @@ from cp_sudoku.run.pool import (
     InProcess,
     ProcessPool,
     cores,
+    drained,
     exit_with_parent,
     sigint_blocked,
 )
+from cp_sudoku.run.progress import Report, reporting
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -86,6 +89,9 @@ class Dask:
     two equal chunks are two tasks).  ``launches``: the gate a local cluster's
     processes start through, closed on an interrupt (its processes killed, no new
     one started); None for a remote cluster, whose tasks are cancelled instead.
+    A task's progress reports are Dask worker events on the topic :data:`TOPIC`,
+    tagged with this run's id (runs may share a scheduler), which the client
+    hears on its own thread.
     """
 
     def __init__(
@@ -98,12 +104,21 @@ class Dask:
         self.workers = workers
         self.launches = launches
         self._futures: list[Any] = []
+        self._run = uuid.uuid4().hex
+        self._reports: queue.SimpleQueue[Report] = queue.SimpleQueue()
+        client.subscribe_topic(TOPIC, self._heard)
+
+    def _heard(self, event: tuple[float, list[Any]]) -> None:
+        """On the client's thread: one worker event ``(time, [run, index, count])``."""
+        run, index, count = event[1]
+        if run == self._run:
+            self._reports.put((index, count))
 
     def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
         """Send ``fn(arg)`` to the cluster; a ``concurrent.futures`` future of its result."""
         index = getattr(arg, "index", "")
         key = f"cp-sudoku-{index}-{uuid.uuid4().hex[:8]}"
-        remote = self.client.submit(fn, arg, key=key, pure=False)
+        remote = self.client.submit(_reporting, self._run, fn, arg, key=key, pure=False)
         self._futures = [f for f in self._futures if not f.done()] + [remote]
         future: Future[R] = Future()
         future.set_running_or_notify_cancel()
@@ -120,8 +135,15 @@ class Dask:
         remote.add_done_callback(settle)
         return future
 
+    def reports(self) -> list[Report]:
+        """The workers' progress reports heard since the last call."""
+        return drained(self._reports)
+
     def stop(self, *, interrupted: bool) -> None:
-        """On an interrupt, kill a local cluster's workers or cancel a remote one's tasks."""
+        """Stop hearing reports; on an interrupt, kill a local cluster's workers or cancel a
+        remote one's tasks."""
+        with contextlib.suppress(Exception):  # a client closed already
+            self.client.unsubscribe_topic(TOPIC)
         if not interrupted:
             return
         if self.launches is not None:
@@ -129,6 +151,24 @@ class Dask:
         elif self._futures:
             with contextlib.suppress(Exception):
                 self.client.cancel(self._futures, asynchronous=False)
+
+
+#: The Dask event topic of progress reports.
+TOPIC = "cp-sudoku-progress"
+
+
+def _reporting(run: str, fn: Callable[[A], R], arg: A) -> R:
+    """On a Dask worker: ``fn(arg)``, its progress reports logged as events of this worker
+    on :data:`TOPIC`, tagged with the ``run``."""
+    from distributed import get_worker
+
+    worker = get_worker()
+
+    def send(report: Report) -> None:
+        worker.log_event(TOPIC, [run, *report])
+
+    with reporting(send):
+        return fn(arg)
 
 
 @contextmanager
@@ -284,10 +324,13 @@ def _silence() -> list[tuple[logging.Logger, int]]:
 
     Dask logs the noise of an ordinary end on stderr: a worker's heartbeat cut by the
     scheduler's shutdown (an ERROR and a traceback), keys "forgotten" after an interrupt.
-    The run's own messages say what happened; these would read as failures.
+    The run's own messages say what happened; these would read as failures.  Tornado's
+    ``tornado.application`` logs a failed callback of Dask's event loop (a cluster's state
+    correction meeting workers an interrupt killed: ``AssertionError: Status.starting``).
     """
-    names = [n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
-    loggers = [logging.getLogger("distributed"), *map(logging.getLogger, names)]
+    roots = ("distributed", "tornado")
+    names = [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in roots]
+    loggers = [*map(logging.getLogger, roots), *map(logging.getLogger, names)]
     before = [(logger, logger.level) for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)
@@ -297,10 +340,21 @@ def _silence() -> list[tuple[logging.Logger, int]]:
 @contextmanager
 def _quiet() -> Iterator[None]:
     """:func:`_silence` in this process while the block runs (the scheduler and the
-    nannies of a local cluster live here), the levels restored after."""
+    nannies of a local cluster live here), the levels restored after, unless an interrupt
+    ends it: the run's process then ends with its interrupt line, and Dask's threads, still
+    running until then, would log after it (a nanny's "Restarting worker" for a worker the
+    interrupt killed)."""
     before = _silence()
     try:
         yield
-    finally:
-        for logger, level in before:
-            logger.setLevel(level)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        _restore(before)
+        raise
+    _restore(before)
+
+
+def _restore(levels: list[tuple[logging.Logger, int]]) -> None:
+    for logger, level in levels:
+        logger.setLevel(level)

@@ -29,6 +29,7 @@ from cp_sudoku.io.entry import Entry
 from cp_sudoku.run.chunks import Chunk, chunked, run_chunk
 from cp_sudoku.run.plan import Plan
 from cp_sudoku.run.pool import Executor, InProcess, Workers, cores, workers
+from cp_sudoku.run.progress import TICK, Report
 from cp_sudoku.run.work import Outcome, Work
 
 A = TypeVar("A")
@@ -52,12 +53,15 @@ def ordered(
     *,
     window: int,
     kept: Callable[[A, R], None] | None = None,
+    heard: Callable[[list[Report]], None] | None = None,
 ) -> Generator[tuple[A, R], None, None]:
     """``(item, fn(item))`` for every item, in input order, ``fn`` run on ``executor``.
 
     At most ``window`` items are in flight.  ``kept(item, result)`` is called
     once per item, as soon as its result is there (before it is yielded), and
-    on an interrupt for every result already there.  On any exit but the
+    on an interrupt for every result already there.  ``heard(reports)`` gets the
+    executor's progress reports (:mod:`cp_sudoku.run.progress`) at least every
+    :data:`~cp_sudoku.run.progress.TICK` seconds while the loop waits.  On any exit but the
     end, the executor is stopped at once (its workers ended); at the end it
     is stopped gently.  An error raised by ``items`` (a reader stopped by its
     input) is raised once the items before it are done and yielded.
@@ -89,10 +93,17 @@ def ordered(
             if not pending:
                 break
             head = pending[0][1]
-            while kept is not None and not head.done():
-                done, _ = wait([future for _, future in pending], return_when=FIRST_COMPLETED)
+            while (kept is not None or heard is not None) and not head.done():
+                watched = [future for _, future in pending] if kept is not None else [head]
+                tick = TICK if heard is not None else None
+                done, _ = wait(watched, timeout=tick, return_when=FIRST_COMPLETED)
+                if heard is not None:
+                    heard(executor.reports())
                 keep(done)
             result = head.result()
+            news = executor.reports()  # taken even when nobody listens: no queue grows
+            if heard is not None:
+                heard(news)
             keep({head})
             item, _ = pending.popleft()
             seen.discard(id(head))

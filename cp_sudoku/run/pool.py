@@ -1,8 +1,10 @@
 """Where chunks of work run: a thread of this process, or a pool of processes.
 
 Every executor has one protocol, :class:`Executor`: ``submit(fn, arg)``
-gives a ``concurrent.futures.Future`` of ``fn(arg)``, and ``stop`` releases
-the workers.  The run core (:mod:`cp_sudoku.run.loop`) submits chunks
+gives a ``concurrent.futures.Future`` of ``fn(arg)``, ``reports`` the
+progress its workers reported since the last call
+(:mod:`cp_sudoku.run.progress`), and ``stop`` releases the workers.  The run
+core (:mod:`cp_sudoku.run.loop`) submits chunks
 (:func:`cp_sudoku.run.chunks.run_chunk`) to it.  :class:`InProcess` runs them on
 one daemon thread, so the calling thread stays free to take a Ctrl-C at once
 (a C solver holds the thread that runs it until its call returns).
@@ -14,8 +16,10 @@ group): the loop ends them instead.  A Dask cluster is the third
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
+import multiprocessing.queues
 import os
 import queue
 import signal
@@ -26,6 +30,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
+
+from cp_sudoku.run.progress import Report, listen
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -44,9 +50,25 @@ class Executor(Protocol):
         """A future of ``fn(arg)`` (``fn`` module-level and ``arg`` picklable, for processes)."""
         ...
 
+    def reports(self) -> list[Report]:
+        """The progress reports of chunks in flight that arrived since the last call
+        (never waits)."""
+        ...
+
     def stop(self, *, interrupted: bool) -> None:
         """Release the workers; ``interrupted``: end them now, dropping what is in flight."""
         ...
+
+
+def drained(
+    source: queue.SimpleQueue[Report] | multiprocessing.queues.Queue[Report],
+) -> list[Report]:
+    """What ``source`` holds now, taken out without waiting."""
+    found: list[Report] = []
+    with contextlib.suppress(queue.Empty):
+        while True:
+            found.append(source.get_nowait())
+    return found
 
 
 class InProcess:
@@ -63,10 +85,12 @@ class InProcess:
         self._tasks: queue.SimpleQueue[tuple[Future[Any], Callable[[Any], Any], Any] | None] = (
             queue.SimpleQueue()
         )
+        self._reports: queue.SimpleQueue[Report] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._serve, name=SOLVE_THREAD, daemon=True)
         self._thread.start()
 
     def _serve(self) -> None:
+        listen(self._reports.put)
         while (task := self._tasks.get()) is not None:
             future, fn, arg = task
             if not future.set_running_or_notify_cancel():
@@ -82,6 +106,10 @@ class InProcess:
         self._tasks.put((future, fn, arg))
         return future
 
+    def reports(self) -> list[Report]:
+        """The thread's progress reports since the last call."""
+        return drained(self._reports)
+
     def stop(self, *, interrupted: bool) -> None:
         """Let the thread finish its queue and end (not waited for)."""
         self._tasks.put(None)
@@ -92,11 +120,13 @@ class ProcessPool:
 
     def __init__(self, jobs: int) -> None:
         self.workers = jobs
+        context = multiprocessing.get_context("spawn")
+        self._reports: multiprocessing.queues.Queue[Report] = context.Queue()
         self._pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
             jobs,
-            mp_context=multiprocessing.get_context("spawn"),
+            mp_context=context,
             initializer=_start_worker,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), self._reports),
         )
 
     def submit(self, fn: Callable[[A], R], arg: A) -> Future[R]:
@@ -104,6 +134,11 @@ class ProcessPool:
         assert self._pool is not None, "stopped"
         with sigint_blocked():  # a process started now inherits SIGINT blocked
             return self._pool.submit(fn, arg)
+
+    def reports(self) -> list[Report]:
+        """The workers' progress reports since the last call (a worker puts them on a
+        multiprocessing queue handed to it when it started)."""
+        return drained(self._reports)
 
     def stop(self, *, interrupted: bool) -> None:
         """Shut the pool down; when ``interrupted``, kill every worker first (they hold
@@ -188,7 +223,9 @@ def exit_with_parent(parent: int, every: float = 0.2) -> None:
     threading.Thread(target=watch, daemon=True, name="cp-sudoku-orphan-watch").start()
 
 
-def _start_worker(parent: int) -> None:
+def _start_worker(parent: int, reports: multiprocessing.queues.Queue[Report]) -> None:
     exit_with_parent(parent)
+    reports.cancel_join_thread()  # a worker's exit never waits for reports nobody will read
+    listen(reports.put)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one is dropped

@@ -127,9 +127,15 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
 
 
 def read_slice(
-    file: Source, part: Slice, box: tuple[int, int] | None, alphabet: Alphabet | None
+    file: Source,
+    part: Slice,
+    box: tuple[int, int] | None,
+    alphabet: Alphabet | None,
+    size: int | None = None,
 ) -> Iterator[Entry]:
-    """The entries of one slice, with their line numbers in the whole file."""
+    """The entries of one slice, with their line numbers in the whole file (``size``: the
+    n of the file's first puzzle when it lies before the slice, so that a slice reads its
+    lines as the whole file does: one file holds one size)."""
     with open(file.path, "rb") as handle:
         handle.seek(part.start)
         # a byte that is not UTF-8 stays escaped: the reader refuses its line's puzzle only
@@ -137,7 +143,7 @@ def read_slice(
     lines = [line + "\n" for line in text.split("\n")]  # lines as cut() counted them
     if text.endswith("\n"):
         lines.pop()
-    options = ReadOptions(box=box, alphabet=alphabet)
+    options = ReadOptions(box=box, alphabet=alphabet, size=size)
     shift = part.first_line - 1
     if file.header:
         lines.insert(0, file.header + "\n")
@@ -163,16 +169,18 @@ def _shifted(entry: Entry, shift: int) -> Entry:
 
 @dataclass(frozen=True)
 class Part:
-    """One slice of a file and how to read it: what a worker needs to read its puzzles."""
+    """One slice of a file and how to read it: what a worker needs to read its puzzles
+    (``size``: see :func:`read_slice`)."""
 
     file: Source
     part: Slice
     box: tuple[int, int] | None = None
     alphabet: Alphabet | None = None
+    size: int | None = None
 
     def entries(self) -> Iterator[Entry]:
         """The slice's entries, numbered by their lines in the whole file."""
-        return read_slice(self.file, self.part, self.box, self.alphabet)
+        return read_slice(self.file, self.part, self.box, self.alphabet, self.size)
 
 
 def slice_lines(path: str | Path, workers: int, most: int) -> int:

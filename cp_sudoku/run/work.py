@@ -56,7 +56,16 @@ def check(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Checked:
 HELD_GRIDS = 128
 
 
-def check_each(entries: Sequence[Entry], backends: Sequence[Backend], plan: Plan) -> list[Checked]:
+#: ``done(count)``: ``count`` puzzles of a chunk solved so far (:mod:`cp_sudoku.run.progress`).
+Done = Callable[[int], None]
+
+
+def check_each(
+    entries: Sequence[Entry],
+    backends: Sequence[Backend],
+    plan: Plan,
+    done: Done | None = None,
+) -> list[Checked]:
     """:func:`check` of each entry (each with a puzzle), in order, in groups: the solves of
     a group's puzzles first, then their judging, so that the solver's data, and then the
     checker's, stay in the processor's caches (with ``check --backend sat``, 6% less CPU
@@ -65,17 +74,19 @@ def check_each(entries: Sequence[Entry], backends: Sequence[Backend], plan: Plan
     128 or more, so memory does not grow with the limit).  Under a deadline in force (the
     service's ``/v1/workbench``) the back ends share it evenly, and one whose turn comes
     after it answers ``unknown``, stopped by the ``time limit``
-    (:func:`~cp_sudoku.crosscheck.solve_all`)."""
+    (:func:`~cp_sudoku.crosscheck.solve_all`).  ``done`` hears the count of puzzles solved
+    so far after each solve (their judging follows at the end of their group)."""
     limits = {"limit": plan.limit, "time_limit": plan.time_limit}
     group = max(1, HELD_GRIDS // plan.limit)
     checked: list[Checked] = []
     for start in range(0, len(entries), group):
         batch = entries[start : start + group]
         puzzles = [_puzzle(entry) for entry in batch]
-        found = [
-            solve_all(puzzle, plan.lineup(puzzle, backends), share=True, **limits)
-            for puzzle in puzzles
-        ]
+        found = []
+        for puzzle in puzzles:
+            found.append(solve_all(puzzle, plan.lineup(puzzle, backends), share=True, **limits))
+            if done is not None:
+                done(start + len(found))
         with compile_deadline(None):  # judging (every grid re-checked) is never cut short
             for entry, puzzle, results in zip(batch, puzzles, found, strict=True):
                 verdict = judge(puzzle, results)
@@ -86,12 +97,26 @@ def check_each(entries: Sequence[Entry], backends: Sequence[Backend], plan: Plan
     return checked
 
 
-def each(work: Work[T]) -> Callable[[Sequence[Entry], Sequence[Backend], Plan], list[T]]:
-    """``work`` over a chunk's entries (each with a puzzle), in order: :func:`check_each`
-    for :func:`check`, else ``work`` on one entry after the other."""
+def each(
+    work: Work[T],
+) -> Callable[[Sequence[Entry], Sequence[Backend], Plan, Done | None], list[T]]:
+    """``work`` over a chunk's entries (each with a puzzle), in order, ``done`` told the count
+    finished after each: :func:`check_each` for :func:`check`, else ``work`` on one entry
+    after the other."""
     if work is check:
         return check_each  # type: ignore[return-value]
-    return lambda entries, backends, plan: [work(entry, backends, plan) for entry in entries]
+
+    def one_by_one(
+        entries: Sequence[Entry], backends: Sequence[Backend], plan: Plan, done: Done | None
+    ) -> list[T]:
+        values: list[T] = []
+        for entry in entries:
+            values.append(work(entry, backends, plan))
+            if done is not None:
+                done(len(values))
+        return values
+
+    return one_by_one
 
 
 def count_solutions(entry: Entry, backends: Sequence[Backend], plan: Plan) -> Count:
