@@ -178,7 +178,10 @@ def solve_all(
     results: dict[str, Result] = {}
 
     def solve(backend: Backend, turns: int) -> Result:
-        if not share or (left := remaining_time()) is None:
+        left = remaining_time()
+        if left is None:  # no deadline in force
+            return backend.solve(puzzle, **limits)
+        if not share:
             return backend.solve(puzzle, **_within_deadline(limits))
         if left == 0.0:
             return Result(backend.name, "unknown", (), False, 0.0, {}, 0, "time limit", NOT_REACHED)

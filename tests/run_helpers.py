@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from cp_sudoku.backends import available
 from cp_sudoku.generate.blanked import generated_sudoku
@@ -15,6 +18,13 @@ from cp_sudoku.io import grid_string
 from cp_sudoku.run.output import table_format, varying
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The 9x9 built to defeat naive backtracking: backtrack-plain under a time limit of 0.1 s
+#: spends that 0.1 s on each copy, so a slice of n copies runs for about n/10 seconds.
+ANTI_BACKTRACK = next(
+    line
+    for line in (ROOT / "models" / "sudoku-9x9-hard.txt").read_text().splitlines()
+    if line and not line.startswith("#")
+)
 
 
 def write_puzzles(path: Path, count: int, *, csv: bool = False, bad: tuple[int, ...] = ()) -> Path:
@@ -75,3 +85,26 @@ def run_here(*args: str) -> tuple[int, str]:
 
     result = CliRunner().invoke(main, list(args))
     return result.exit_code, result.stderr
+
+
+def write_slow(path: Path, copies: int) -> Path:
+    """``copies`` lines of :data:`ANTI_BACKTRACK` (slow under :func:`check_with_progress`)."""
+    path.write_text(f"{ANTI_BACKTRACK}\n" * copies)
+    return path
+
+
+def check_with_progress(
+    monkeypatch: pytest.MonkeyPatch, source: Path, *how: str
+) -> tuple[int, list[int], str]:
+    """``check`` in this process on backtrack-plain with a time limit of 0.1 s a puzzle
+    (stderr is not a terminal), a progress line due at every advance after 0.2 s: exit
+    code, the counts of the progress lines (``cp-sudoku: N of M puzzles, ...``), stdout."""
+    from click.testing import CliRunner
+
+    from cp_sudoku.cli import main, progress
+
+    monkeypatch.setattr(progress, "EVERY", 0.2)
+    slow = ("--backend", "backtrack-plain", "--time-limit", "0.1")
+    done = CliRunner().invoke(main, ["check", str(source), *slow, *how])
+    found = re.findall(r"^cp-sudoku: ([\d,]+) of [\d,]+ puzzles?, ", done.stderr, re.MULTILINE)
+    return done.exit_code, [int(count.replace(",", "")) for count in found], done.stdout

@@ -17,7 +17,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from run_helpers import ROOT, cli, rows, run_cli, write_puzzles
+from run_helpers import ROOT, check_with_progress, cli, rows, run_cli, write_puzzles, write_slow
 
 from cp_sudoku.model import UsageError
 from cp_sudoku.run import Plan, check, ordered
@@ -227,7 +227,9 @@ def _free_port() -> int:
 
 
 @pytest.mark.slow
-def test_a_separate_scheduler_and_two_workers_serve_a_check(tmp_path: Path) -> None:
+def test_a_separate_scheduler_and_two_workers_serve_a_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     dask = shutil.which("dask", path=str(Path(sys.executable).parent)) or shutil.which("dask")
     if dask is None:
         pytest.skip("the dask command is not installed")
@@ -267,6 +269,13 @@ def test_a_separate_scheduler_and_two_workers_serve_a_check(tmp_path: Path) -> N
         assert code in (0, 1), err
         assert rows(serial) == rows(cluster)
         assert all(row["matches_stated"] for row in rows(cluster))
+        # the workers' progress reports reach the run through the scheduler's events
+        out = str(tmp_path / "slow.jsonl")
+        code, counts, _ = check_with_progress(
+            monkeypatch, write_slow(tmp_path / "slow.txt", 16),
+            "--cluster", address, "--slice-lines", "8", "--output", out,
+        )  # fmt: skip
+        assert code == 3 and any(0 < count < 8 for count in counts), counts
     finally:
         for process in reversed(started):
             process.send_signal(signal.SIGTERM)

@@ -3,25 +3,13 @@ every executor (this process, a process pool, a Dask cluster), each puzzle count
 
 from __future__ import annotations
 
-import re
 from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from run_helpers import check_with_progress, write_slow
 
-from cp_sudoku.cli import main, progress
 from cp_sudoku.run.progress import Finished
-
-ROOT = Path(__file__).resolve().parent.parent
-#: The 9x9 built to defeat naive backtracking: backtrack-plain under a time limit of 0.1 s
-#: spends that 0.1 s on each copy, so a slice of n copies runs for about n/10 seconds.
-ANTI_BACKTRACK = next(
-    line
-    for line in (ROOT / "models" / "sudoku-9x9-hard.txt").read_text().splitlines()
-    if line and not line.startswith("#")
-)
-SLOW = ("--backend", "backtrack-plain", "--time-limit", "0.1")
 
 
 def test_finished_counts_each_puzzle_once() -> None:
@@ -37,27 +25,6 @@ def test_finished_counts_each_puzzle_once() -> None:
     assert sum(steps) == 18
 
 
-def _slow_file(path: Path, copies: int) -> Path:
-    path.write_text(f"{ANTI_BACKTRACK}\n" * copies)
-    return path
-
-
-def _counts(stderr: str) -> list[int]:
-    """The counts of the progress lines ``cp-sudoku: N of M puzzles, R puzzles/s``."""
-    found = re.findall(r"^cp-sudoku: ([\d,]+) of [\d,]+ puzzles?, ", stderr, re.MULTILINE)
-    return [int(count.replace(",", "")) for count in found]
-
-
-def _check_with_progress(
-    monkeypatch: pytest.MonkeyPatch, source: Path, *how: str
-) -> tuple[int, list[int], str]:
-    """``check`` in this process (stderr is not a terminal), a progress line due at every
-    advance after 0.2 s: exit code, the progress lines' counts, stdout."""
-    monkeypatch.setattr(progress, "EVERY", 0.2)
-    done = CliRunner().invoke(main, ["check", str(source), *SLOW, *how])
-    return done.exit_code, _counts(done.stderr), done.stdout
-
-
 @pytest.mark.parametrize(
     ("how", "slice_size"),
     [
@@ -71,9 +38,9 @@ def _check_with_progress(
 def test_progress_lines_arrive_before_a_slice_ends(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, how: tuple[str, ...], slice_size: int
 ) -> None:
-    source = _slow_file(tmp_path / "slow.txt", 16)
+    source = write_slow(tmp_path / "slow.txt", 16)
     args = [arg.format(out=tmp_path / "out.jsonl") for arg in how]
-    code, counts, stdout = _check_with_progress(monkeypatch, source, *args)
+    code, counts, stdout = check_with_progress(monkeypatch, source, *args)
     assert code == 3  # every puzzle stopped by the time limit: unknown
     assert len(stdout.splitlines()) == 16
     # a count below a slice's size is only reached before any slice has ended
@@ -89,9 +56,9 @@ def test_progress_lines_arrive_before_a_slice_ends(
 def test_progress_lines_arrive_before_a_slice_ends_on_a_cluster(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    source = _slow_file(tmp_path / "slow.txt", 16)
+    source = write_slow(tmp_path / "slow.txt", 16)
     out = str(tmp_path / "out.jsonl")
-    code, counts, stdout = _check_with_progress(
+    code, counts, stdout = check_with_progress(
         monkeypatch, source, "--cluster", "local:2", "--slice-lines", "8", "--output", out
     )
     assert code == 3

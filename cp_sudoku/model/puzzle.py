@@ -266,7 +266,7 @@ class Puzzle:
                 f"{self.min_value}..{self.max_value}",
                 cells=[self.cells[place]],
             )
-        givens = zip(compress(self.cells, grid), grid.replace(b"\0", b""), strict=True)
+        givens = zip(compress(self.cells, grid), grid.translate(None, b"\0"), strict=True)
         return self._copy(dict(givens), name)
 
     def _copy(self, givens: dict[Cell, int], name: str) -> Puzzle:

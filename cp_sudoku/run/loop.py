@@ -101,6 +101,9 @@ def ordered(
                     heard(executor.reports())
                 keep(done)
             result = head.result()
+            news = executor.reports()  # taken even when nobody listens: no queue grows
+            if heard is not None:
+                heard(news)
             keep({head})
             item, _ = pending.popleft()
             seen.discard(id(head))
