@@ -15,8 +15,10 @@ this process, a process pool or Dask.
 
 from __future__ import annotations
 
+import io
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,9 @@ from cp_sudoku.model import PuzzleError, UsageError
 
 #: Formats whose entries are one physical line each, so a file can be cut anywhere between lines.
 SLICEABLE = ("line", "csv")
+#: A line as the readers take it (a text file opened with ``newline=""``): it ends at
+#: ``\n``, ``\r\n`` or a lone ``\r``.
+_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 @dataclass(frozen=True)
@@ -99,8 +104,9 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
             handle.seek(0)
         else:
             offset = 3
+        lines_of = physical(handle)  # one iterator: the header's raw line may hold more
         if format == "csv":
-            for raw in handle:  # the header: the first line that is not a comment or blank
+            for raw in lines_of:  # the header: the first line that is not a comment or blank
                 number += 1
                 offset += len(raw)
                 text = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
@@ -111,7 +117,7 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
             raise undecodable
         start, first, count = offset, number + 1, 0
         inside = False  # within a quoted CSV field that goes on to the next line
-        for raw in handle:
+        for raw in lines_of:
             offset += len(raw)
             count += 1
             if format == "csv" and raw.count(b'"') % 2:
@@ -124,6 +130,17 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
     return SlicedFile(
         Source(path, format, header), tuple(slices), stat.st_size, stat.st_mtime_ns, lines
     )
+
+
+def physical(raws: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of a binary file's ``raws`` (split at ``\n`` only) as the readers take
+    them: a lone ``\r`` ends a line too (a file saved with classic Mac line ends), so a
+    slice holds the lines, and the line numbers, of a whole-file read."""
+    for raw in raws:
+        if b"\r" not in raw or (raw.endswith(b"\r\n") and raw.count(b"\r") == 1):
+            yield raw
+        else:
+            yield from _LINE.findall(raw)
 
 
 def read_slice(
@@ -140,9 +157,7 @@ def read_slice(
         handle.seek(part.start)
         # a byte that is not UTF-8 stays escaped: the reader refuses its line's puzzle only
         text = handle.read(part.end - part.start).decode("utf-8", "surrogateescape")
-    lines = [line + "\n" for line in text.split("\n")]  # lines as cut() counted them
-    if text.endswith("\n"):
-        lines.pop()
+    lines = list(io.StringIO(text, newline=""))  # lines as cut() counted them
     options = ReadOptions(box=box, alphabet=alphabet, size=size)
     shift = part.first_line - 1
     if file.header:
@@ -188,7 +203,10 @@ def slice_lines(path: str | Path, workers: int, most: int) -> int:
     lines a slice (>= 1), so a small file still spreads over every worker and a run
     interrupted part-way keeps finished slices to resume from."""
     with open(path, "rb") as handle:
-        lines = sum(block.count(b"\n") for block in iter(lambda: handle.read(1 << 20), b""))
+        lines = sum(
+            block.count(b"\n") + block.count(b"\r") - block.count(b"\r\n")  # a lone \r too
+            for block in iter(lambda: handle.read(1 << 20), b"")
+        )
     return max(1, min(most, -(-lines // (4 * workers))))
 
 
