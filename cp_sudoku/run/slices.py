@@ -25,6 +25,7 @@ from typing import Any
 
 from cp_sudoku.io import READERS, Alphabet, Entry, ReadOptions, detect_format
 from cp_sudoku.io.grammar import undecoded
+from cp_sudoku.io.lines import csv_delimiter, open_quote
 from cp_sudoku.io.registry import HEAD_LINES
 from cp_sudoku.model import PuzzleError, UsageError
 
@@ -76,7 +77,8 @@ class SlicedFile:
 
 def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
     """Cut a ``line`` or ``csv`` file into slices of ``lines`` lines (>= 1; a CSV slice goes
-    on while a quoted field does, counting its quotes).
+    on while a quoted field does, by the csv module's rules as the reader applies them:
+    :func:`cp_sudoku.io.lines.open_quote`, comment lines left out).
 
     Raises:
         UsageError: the format is not line-based, or ``lines < 1``.
@@ -117,11 +119,13 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
             raise undecodable
         start, first, count = offset, number + 1, 0
         inside = False  # within a quoted CSV field that goes on to the next line
+        delimiter = csv_delimiter(header) or ","
         for raw in lines_of:
             offset += len(raw)
             count += 1
-            if format == "csv" and raw.count(b'"') % 2:
-                inside = not inside
+            if format == "csv" and b'"' in raw and not raw.startswith(b"#"):  # as the reader
+                text = raw.decode("utf-8", "surrogateescape")
+                inside = open_quote(text, delimiter, inside) is not None
             if count >= lines and not inside:
                 slices.append(Slice(len(slices), start, offset, first))
                 start, first, count = offset, first + count, 0
