@@ -170,6 +170,47 @@ def test_a_line_of_another_size_is_invalid_whatever_the_slices(tmp_path: Path, c
     assert "(16 for 4x4)" in tables[0][4]["error"]  # the bad line, 12345
 
 
+@pytest.mark.parametrize("csv", [False, True])
+def test_a_file_with_lone_cr_line_ends_is_cut_as_it_is_read(tmp_path: Path, csv: bool) -> None:
+    """Attack on issue 20: lines ended by a lone ``\\r`` (classic Mac) read as 12 puzzles,
+    but the slices split at ``\\n`` only: ``--output`` and ``--cluster`` saw one invalid
+    line for a line file, and for CSV took the whole file as its header: 0 puzzles, exit 0."""
+    from cp_sudoku.io import read_file
+
+    lines = write_puzzles(tmp_path / "p", 12, csv=csv).read_text().splitlines()
+    if csv:  # a quoted puzzle field going on past a lone CR, too
+        puzzle, solution = lines[5].split(",")
+        lines[5] = f'"{puzzle[:40]}\r{puzzle[40:]}",{solution}'
+    path = tmp_path / ("cr.csv" if csv else "cr.txt")
+    path.write_bytes(("\r".join(lines) + "\r").encode())
+    read = [entry.line for entry in read_file(path)]
+    assert len(read) == 12
+    for size in (1, 5, 100):
+        out = tmp_path / f"o{size}.jsonl"
+        tally = check_to_file(str(path), str(out), Plan(("sat",)), slice_lines=size)
+        assert tally.total == 12 and "invalid" not in tally.statuses
+        assert [row["line"] for row in rows(out)] == read
+
+
+def test_a_quote_inside_a_csv_field_cuts_as_the_csv_module_reads(tmp_path: Path) -> None:
+    """Attack on issue 20: in ``a"b,"x`` the first quote is a character of its field and the
+    second opens a field that goes on to the next line; counting quotes (two: even) put a
+    slice's end inside that field, so ``--output`` had 5 rows (a quoted field never closes,
+    then another invalid line) where ``check`` read 4 puzzles."""
+    from cp_sudoku.io import read_file
+
+    lines = write_puzzles(tmp_path / "p.csv", 6, csv=True).read_text().splitlines()
+    lines[3:3] = ['a"b,"x', 'y",z']
+    path = tmp_path / "q.csv"
+    path.write_text("\n".join(lines) + "\n")
+    read = [(entry.line, entry.error is None) for entry in read_file(path)]
+    assert len(read) == 7
+    for size in (1, 2, 100):
+        out = tmp_path / f"o{size}.jsonl"
+        check_to_file(str(path), str(out), Plan(("sat",)), slice_lines=size)
+        assert [(row["line"], row["error"] is None) for row in rows(out)] == read
+
+
 def test_jsonl_and_parquet_hold_the_same_rows(tmp_path: Path) -> None:
     path = write_puzzles(tmp_path / "p.txt", 12)
     for suffix in ("jsonl", "parquet"):

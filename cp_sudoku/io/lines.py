@@ -23,6 +23,7 @@ Symbols are read through :mod:`cp_sudoku.io.grammar` in an alphabet of
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -413,7 +414,7 @@ def _csv_records(
                 yield row, taken
                 continue
             refused = row if isinstance(row, csv.Error) else None
-            yield _Unclosed(_opening_quote(taken[0][1], delimiter), refused), taken
+            yield _Unclosed(open_quote(taken[0][1], delimiter), refused), taken
             source = chain(taken[1:], source)
             break
 
@@ -439,26 +440,41 @@ class _Taken:
         return item[1]
 
 
-def _opening_quote(line: str, delimiter: str) -> int | None:
+def open_quote(line: str, delimiter: str, inside: bool = False) -> int | None:
     """The 1-based column of the quote that opens a field of ``line`` still open at its end
     (the csv module's rules: a quote opens a field only at its start, ``""`` within
-    quotes is one quote), or None."""
-    opened: int | None = None
-    at_start = True
-    column = 0
-    while column < len(line):
-        char = line[column]
+    quotes is one quote), 0 when the field open before the line (``inside``) is still
+    open, or None.  Only quotes and delimiters are visited (a regular expression finds
+    them), so a line of long quoted fields costs a few steps."""
+    if not inside and _CLOSED[delimiter].fullmatch(line):  # the common line, in one step
+        return None
+    opened: int | None = -1 if inside else None
+    at_start = not inside  # the next character starts a field
+    after = 0  # where the characters not yet visited begin
+    for found in _SPECIAL[delimiter].finditer(line):
+        column = found.start()
+        if column < after:  # the second quote of a ""
+            continue
         if opened is None:
-            if char == '"' and at_start:
+            if column > after:  # ordinary characters first: the field has begun
+                at_start = False
+            if found.group() == '"' and at_start:
                 opened = column
-            at_start = char == delimiter
-        elif char == '"':
-            if line[column + 1 : column + 2] == '"':
+            at_start = found.group() == delimiter
+        elif found.group() == '"':
+            if line.startswith('"', column + 1):
                 column += 1
             else:
                 opened, at_start = None, False
-        column += 1
+        after = column + 1
     return None if opened is None else opened + 1
+
+
+#: delimiter -> the characters :func:`open_quote` visits.
+_SPECIAL = {d: re.compile(f'["{re.escape(d)}]') for d in (",", ";")}
+_FIELD = '"[^"]*(?:""[^"]*)*"|[^"%s\r\n]*'
+#: delimiter -> a line of whole fields, each quoted (``""`` within) or without a quote.
+_CLOSED = {d: re.compile(f"(?:{_FIELD % d})(?:{d}(?:{_FIELD % d}))*\r?\n?") for d in (",", ";")}
 
 
 @dataclass(frozen=True)

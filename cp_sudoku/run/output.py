@@ -48,6 +48,7 @@ Whichever the format, the rows are in input order.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -180,6 +181,16 @@ def arrow_schema(backends: Sequence[str]) -> Any:
 
 #: Parquet compression of the parts and of the final file.
 COMPRESSION = "zstd"
+
+
+def ready(backends: Sequence[str], format: str) -> None:
+    """Import now what writing a part of a run over ``backends`` in ``format`` needs: each
+    back end's module (for its statistics' columns) and pyarrow.  A run keeps every
+    finished slice when interrupted; importing them then (OR-Tools pulls in pandas: 1 to 3
+    s on a busy machine) held a Ctrl-C's exit past its second."""
+    column_types(backends)
+    if format == "parquet":
+        importlib.import_module("pyarrow.parquet")
 
 
 def write_part(path: Path, columns: Columns, backends: Sequence[str], format: str) -> None:

@@ -29,7 +29,14 @@ from typing import Any
 
 from cp_sudoku.model import UsageError
 from cp_sudoku.numbers import is_number
-from cp_sudoku.run.output import Columns, join_parts, read_part, table_format, write_part
+from cp_sudoku.run.output import (
+    Columns,
+    join_parts,
+    read_part,
+    ready,
+    table_format,
+    write_part,
+)
 
 #: The spool's description of the run.
 RUN_FILE = "run.json"
@@ -77,6 +84,7 @@ class Spool:
             temporary = description.with_suffix(".tmp")
             temporary.write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
             os.replace(temporary, description)
+        ready(self.backends, self.format)  # a slice kept on a Ctrl-C then imports nothing
 
     @staticmethod
     def complete(path: str | Path) -> bool:

@@ -15,19 +15,25 @@ this process, a process pool or Dask.
 
 from __future__ import annotations
 
+import io
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from cp_sudoku.io import READERS, Alphabet, Entry, ReadOptions, detect_format
 from cp_sudoku.io.grammar import undecoded
+from cp_sudoku.io.lines import csv_delimiter, open_quote
 from cp_sudoku.io.registry import HEAD_LINES
 from cp_sudoku.model import PuzzleError, UsageError
 
 #: Formats whose entries are one physical line each, so a file can be cut anywhere between lines.
 SLICEABLE = ("line", "csv")
+#: A line as the readers take it (a text file opened with ``newline=""``): it ends at
+#: ``\n``, ``\r\n`` or a lone ``\r``.
+_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,8 @@ class SlicedFile:
 
 def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
     """Cut a ``line`` or ``csv`` file into slices of ``lines`` lines (>= 1; a CSV slice goes
-    on while a quoted field does, counting its quotes).
+    on while a quoted field does, by the csv module's rules as the reader applies them:
+    :func:`cp_sudoku.io.lines.open_quote`, comment lines left out).
 
     Raises:
         UsageError: the format is not line-based, or ``lines < 1``.
@@ -99,8 +106,9 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
             handle.seek(0)
         else:
             offset = 3
+        lines_of = physical(handle)  # one iterator: the header's raw line may hold more
         if format == "csv":
-            for raw in handle:  # the header: the first line that is not a comment or blank
+            for raw in lines_of:  # the header: the first line that is not a comment or blank
                 number += 1
                 offset += len(raw)
                 text = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
@@ -111,11 +119,13 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
             raise undecodable
         start, first, count = offset, number + 1, 0
         inside = False  # within a quoted CSV field that goes on to the next line
-        for raw in handle:
+        delimiter = csv_delimiter(header) or ","
+        for raw in lines_of:
             offset += len(raw)
             count += 1
-            if format == "csv" and raw.count(b'"') % 2:
-                inside = not inside
+            if format == "csv" and b'"' in raw and not raw.startswith(b"#"):  # as the reader
+                text = raw.decode("utf-8", "surrogateescape")
+                inside = open_quote(text, delimiter, inside) is not None
             if count >= lines and not inside:
                 slices.append(Slice(len(slices), start, offset, first))
                 start, first, count = offset, first + count, 0
@@ -124,6 +134,17 @@ def cut(path: str | Path, lines: int, format: str | None = None) -> SlicedFile:
     return SlicedFile(
         Source(path, format, header), tuple(slices), stat.st_size, stat.st_mtime_ns, lines
     )
+
+
+def physical(raws: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of a binary file's ``raws`` (split at ``\n`` only) as the readers take
+    them: a lone ``\r`` ends a line too (a file saved with classic Mac line ends), so a
+    slice holds the lines, and the line numbers, of a whole-file read."""
+    for raw in raws:
+        if b"\r" not in raw or (raw.endswith(b"\r\n") and raw.count(b"\r") == 1):
+            yield raw
+        else:
+            yield from _LINE.findall(raw)
 
 
 def read_slice(
@@ -140,9 +161,7 @@ def read_slice(
         handle.seek(part.start)
         # a byte that is not UTF-8 stays escaped: the reader refuses its line's puzzle only
         text = handle.read(part.end - part.start).decode("utf-8", "surrogateescape")
-    lines = [line + "\n" for line in text.split("\n")]  # lines as cut() counted them
-    if text.endswith("\n"):
-        lines.pop()
+    lines = list(io.StringIO(text, newline=""))  # lines as cut() counted them
     options = ReadOptions(box=box, alphabet=alphabet, size=size)
     shift = part.first_line - 1
     if file.header:
@@ -188,7 +207,10 @@ def slice_lines(path: str | Path, workers: int, most: int) -> int:
     lines a slice (>= 1), so a small file still spreads over every worker and a run
     interrupted part-way keeps finished slices to resume from."""
     with open(path, "rb") as handle:
-        lines = sum(block.count(b"\n") for block in iter(lambda: handle.read(1 << 20), b""))
+        lines = sum(
+            block.count(b"\n") + block.count(b"\r") - block.count(b"\r\n")  # a lone \r too
+            for block in iter(lambda: handle.read(1 << 20), b"")
+        )
     return max(1, min(most, -(-lines // (4 * workers))))
 
 
