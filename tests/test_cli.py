@@ -16,8 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import lines, puzzle_file
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cp_sudoku.cli import main
+from cp_sudoku.cli.report import ms
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -484,3 +487,14 @@ def test_one_puzzle_has_one_summary_table_and_a_singular_noun() -> None:
     good = CliRunner().invoke(main, ["check", "......122..4.4..", "--jobs", "1"])
     assert good.exit_code == 0 and "Time per back end" not in good.stderr
     assert "1 puzzle in " in good.stderr
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seconds=st.floats(min_value=0, max_value=20, allow_nan=False)
+    | st.sampled_from([0.999, 0.9995, 0.99949, 1.0])
+)
+def test_ms_writes_a_time_as_the_grouped_format_does(seconds: float) -> None:
+    """``ms`` skips the thousands grouping below 999 ms; its text is the grouped format's."""
+    grouped = f"{seconds * 1000:,.1f} ms" if seconds < 10 else f"{seconds:,.1f} s"
+    assert ms(seconds) == grouped
