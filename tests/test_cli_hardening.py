@@ -550,3 +550,32 @@ def test_stderrs_reader_gone_exits_141_not_the_code_of_a_verdict(
         os.close(write)
     assert done.returncode == exits.BROKEN_PIPE
     assert "1243431221343421" in out.read_text()
+
+
+def test_a_pipe_named_on_the_command_line_is_read_as_a_stream(tmp_path: Path) -> None:
+    """Attack on issue 20: ``check <(head p.txt)`` and ``... | check /dev/stdin`` said
+    ``no such file: /dev/fd/63``; a pipe is read once, as stdin is, and a table (which
+    cuts its input by byte offsets) says it needs a regular file."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    lines = "......122..4.4..\n1234341221434321\n"
+
+    def feed() -> None:
+        with open(fifo, "w", encoding="utf-8") as handle:
+            handle.write(lines)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    result = invoke("check", str(fifo), "--backend", "sat", "--jobs", "1")
+    writer.join(timeout=10)
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[:2] for line in result.stdout.splitlines()] == [
+        [f"{fifo}:1", "unique"],
+        [f"{fifo}:2", "unique"],
+    ]
+    said = one_line_error(invoke("check", str(fifo), "--output", str(tmp_path / "o.jsonl")))
+    assert said.endswith(
+        "--output needs a regular file (one puzzle per line, or CSV), not stdin or a pipe"
+    )

@@ -96,7 +96,9 @@ def check_run(
             'Parquet output needs pyarrow: pip install -e ".[parquet]" in the project folder'
         )
     if output is not None and reading.path is None:
-        raise UsageError("--output needs a file (one puzzle per line, or CSV)")
+        raise UsageError(
+            "--output needs a regular file (one puzzle per line, or CSV), not stdin or a pipe"
+        )
     if resume and output is not None and Spool.complete(output):
         summary.add_columns(read_part(Path(output), table_format(output), _names(plan)), plan.names)
         summary.earlier = summary.kept = summary.total
