@@ -107,6 +107,20 @@ def test_a_table_stores_a_byte_that_is_not_utf8_as_an_escape(tmp_path: Path, tab
     assert found[1]["puzzle"] == "\\xff" + raw[2][1:].decode()
 
 
+@pytest.mark.parametrize("table", ["o.parquet", "o.jsonl"])
+def test_the_puzzle_column_of_a_csv_holds_the_puzzle_field(tmp_path: Path, table: str) -> None:
+    """A CSV's ``puzzle`` column is the puzzle field as read (it held the whole record,
+    the stated solution glued on with its comma), also for an invalid puzzle field."""
+    path = write_puzzles(tmp_path / "p.csv", 4, csv=True, bad=(2,))
+    records = [line.split(",") for line in path.read_text().splitlines()[1:5]]
+    code, err = run_here("check", str(path), "--backend", "sat", "--output", str(tmp_path / table))
+    assert code == 2, err
+    found = rows(tmp_path / table)
+    assert [row["puzzle"] for row in found] == [puzzle for puzzle, _ in records]
+    assert [row["status"] == "invalid" for row in found] == [False, True, False, False]
+    assert found[0]["puzzle"] == records[0][0] and len(records[0][0]) == 81
+
+
 def test_a_grid_file_stopped_by_a_bad_byte_keeps_the_puzzles_before_it(tmp_path: Path) -> None:
     """A grid's puzzle spans lines, so a byte that is not UTF-8 stops the file; the 70
     puzzles before it were lost (nothing printed: those read into the chunk being filled,
