@@ -103,6 +103,7 @@ def check(
             lines=table["slice_lines"],
             note=io.err if asked else lambda text: None,
             advance=io.advance,
+            stopped=lambda: tally.pending,
         ) as found,
     ):
         io.earlier(summary.earlier)  # the rows of an earlier run, when resumed (not printed)

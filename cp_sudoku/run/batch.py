@@ -66,6 +66,7 @@ def check_run(
     lines: int | None = None,
     note: Callable[[str], None] = lambda text: None,
     advance: Callable[[int], None] | None = None,
+    stopped: Callable[[], bool] | None = None,
 ) -> Iterator[Iterator[list[Outcome[Checked]]]]:
     """The outcomes of checking every puzzle of ``reading``, in input order, one list
     per chunk (a writer flushes once per chunk rather than once per puzzle).
@@ -74,7 +75,9 @@ def check_run(
     said through ``note``) or the Dask ``cluster``; ``advance(n)``: n more puzzles finished,
     told as the workers report them, within a chunk still running too
     (:class:`~cp_sudoku.run.progress.Finished`: over the run, the counts add up to the
-    puzzles checked in it); ``output``: also write the
+    puzzles checked in it); ``stopped()`` true: an interrupt came (the loop raises
+    ``KeyboardInterrupt`` while it waits, :func:`~cp_sudoku.run.loop.ordered`); ``output``:
+    also write the
     table there (``resume``: continue an interrupted one); ``lines``: input
     lines per slice (None: sized to the file and the workers, at least four
     slices per worker, at most :data:`SLICE_LINES`).  A file is cut into
@@ -114,7 +117,7 @@ def check_run(
         size = CHUNK_IN_PROCESS if chosen.count == 1 and cluster is None else CHUNK_PER_WORKER
         with executor(chosen.count, cluster) as running:
             chunks = chunked(entries, size, check, plan, most=CHUNK_IN_PROCESS)
-            yield _outcomes(chunks, running, summary, advance)
+            yield _outcomes(chunks, running, summary, advance, stopped)
         return
     spool = None
     done: set[int] = set()
@@ -144,7 +147,7 @@ def check_run(
     count = workers(jobs, len(file.slices)).count if cluster is None else jobs
     summary.workers = count
     with executor(count, cluster) as running:
-        yield _outcomes(chunks, running, summary, advance, spool, len(file.slices))
+        yield _outcomes(chunks, running, summary, advance, stopped, spool, len(file.slices))
 
 
 def _first_puzzle(reading: Input) -> tuple[int, int] | None:
@@ -165,6 +168,7 @@ def _outcomes(
     running: Executor,
     summary: Summary,
     advance: Callable[[int], None] | None,
+    stopped: Callable[[], bool] | None,
     spool: Spool | None = None,
     slices: int = 0,
 ) -> Iterator[list[Outcome[Checked]]]:
@@ -187,6 +191,7 @@ def _outcomes(
         window=window(running),
         kept=kept if spool or finished else None,
         heard=finished.reported if finished else None,
+        stopped=stopped,
     )
     with closing(found):
         for _, outcomes in found:
