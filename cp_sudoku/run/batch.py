@@ -14,6 +14,7 @@ parts an earlier run left and runs the rest.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -87,13 +88,18 @@ def check_run(
     then is in the spool.
 
     Raises:
-        UsageError: ``resume`` without ``output``, an input that cannot be cut
-            for a table, a spool of another run, a bad ``--cluster``, Dask or
-            pyarrow missing.
+        UsageError: ``resume`` without ``output``, ``output`` naming the input, an input
+            that cannot be cut for a table, a spool of another run, a bad ``--cluster``,
+            Dask or pyarrow missing.
         PuzzleError, OSError: an unreadable input.
     """
     if resume and output is None:
         raise UsageError("--resume needs --output PATH")
+    if output is not None and reading.path is not None and _same_file(output, reading.path):
+        raise UsageError(
+            f"--output {output} is the input file: the table would replace the puzzles; "
+            f"name another file"
+        )
     if output is not None and table_format(output) == "parquet" and find_spec("pyarrow") is None:
         raise UsageError(
             'Parquet output needs pyarrow: pip install -e ".[parquet]" in the project folder'
@@ -148,6 +154,14 @@ def check_run(
     summary.workers = count
     with executor(count, cluster) as running:
         yield _outcomes(chunks, running, summary, advance, stopped, spool, len(file.slices))
+
+
+def _same_file(output: str, path: str) -> bool:
+    """Whether ``output`` names the file ``path`` (a symbolic or hard link included)."""
+    try:
+        return os.path.samefile(output, path)
+    except OSError:  # no such output yet
+        return False
 
 
 def _first_puzzle(reading: Input) -> tuple[int, int] | None:
