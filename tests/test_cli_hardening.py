@@ -579,3 +579,16 @@ def test_a_pipe_named_on_the_command_line_is_read_as_a_stream(tmp_path: Path) ->
     assert said.endswith(
         "--output needs a regular file (one puzzle per line, or CSV), not stdin or a pipe"
     )
+
+
+def test_export_to_its_own_input_file_is_refused(tmp_path: Path) -> None:
+    """Attack on issue 20: ``export p.txt --to dimacs -o p.txt`` replaced the puzzle with
+    its CNF, exit 0."""
+    path = tmp_path / "p.txt"
+    path.write_text("......122..4.4..\n")
+    result = invoke("export", str(path), "--to", "dimacs", "-o", str(path))
+    assert result.exit_code == 2
+    assert one_line_error(result) == (
+        f"cp-sudoku: error: --output {path} is the input file: name another file"
+    )
+    assert path.read_text() == "......122..4.4..\n"

@@ -14,7 +14,6 @@ parts an earlier run left and runs the rest.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from cp_sudoku.io import Alphabet
+from cp_sudoku.io import Alphabet, same_file
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.model import UsageError
 from cp_sudoku.run.chunks import Chunk, chunked, run_chunk
@@ -95,7 +94,7 @@ def check_run(
     """
     if resume and output is None:
         raise UsageError("--resume needs --output PATH")
-    if output is not None and reading.path is not None and _same_file(output, reading.path):
+    if output is not None and reading.path is not None and same_file(output, reading.path):
         raise UsageError(
             f"--output {output} is the input file: the table would replace the puzzles; "
             f"name another file"
@@ -154,14 +153,6 @@ def check_run(
     summary.workers = count
     with executor(count, cluster) as running:
         yield _outcomes(chunks, running, summary, advance, stopped, spool, len(file.slices))
-
-
-def _same_file(output: str, path: str) -> bool:
-    """Whether ``output`` names the file ``path`` (a symbolic or hard link included)."""
-    try:
-        return os.path.samefile(output, path)
-    except OSError:  # no such output yet
-        return False
 
 
 def _first_puzzle(reading: Input) -> tuple[int, int] | None:
