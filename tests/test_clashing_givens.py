@@ -26,6 +26,23 @@ def test_clashing_givens_are_none_on_every_back_end(name: str) -> None:
     assert result.solutions == ()
 
 
+@pytest.mark.parametrize("name", ["dlx", "kernel"])
+def test_clashing_givens_are_none_on_a_back_end_that_declines_the_rules(name: str) -> None:
+    """Attack on issue 20: a Killer (cages ``dlx`` and ``kernel`` decline) whose givens
+    repeat 1 in row 1 was ``unknown`` (declined) on them, ``none`` on every other."""
+    from cp_sudoku.io import read_text
+
+    text = "kind: killer\nsize: 4\ncages:\n3 r1c1 r1c2; 7 r1c3 r1c4; 7 r2c1 r2c2; 3 r2c3 r2c4\n"
+    text += "3 r3c1 r3c2; 7 r3c3 r3c4; 7 r4c1 r4c2; 3 r4c3 r4c4\ngrid:\n11..\n....\n....\n....\n"
+    (entry,) = read_text(text)
+    assert entry.puzzle is not None
+    result = get_backend(name).solve(entry.puzzle)
+    assert (result.status, result.complete) == ("none", True)
+    assert result.reason is not None and "1 repeats at r1c1 and r1c2 in row 1" in result.reason
+    declined = get_backend(name).solve(entry.puzzle.with_grid(bytes(16), "open"))
+    assert (declined.status, declined.stopped) == ("unknown", "declined")
+
+
 def test_clashing_givens_are_none_in_the_cross_check() -> None:
     verdict = crosscheck(parse_line("1...1..........."), ["mip", "backtrack-plain", "cpsat"])
     assert verdict.status == "none"

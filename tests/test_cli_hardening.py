@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from test_cli import TUTORIAL_4X4, Terminal, invoke
 
 from cp_sudoku.cli import count as count_command
-from cp_sudoku.cli import main
+from cp_sudoku.cli import exits, main
 from cp_sudoku.crosscheck import Count
 from cp_sudoku.encodings.exporters import EXPORTERS
 from cp_sudoku.run import pool
@@ -522,4 +522,60 @@ def test_a_closed_stdout_is_a_one_line_usage_error(command: list[str]) -> None:
     assert done.stderr == (
         "cp-sudoku: error: stdout is closed: cp-sudoku writes its results there "
         "(redirect it to a file, or to /dev/null to drop them)\n"
+    )
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_stderrs_reader_gone_exits_141_not_the_code_of_a_verdict(
+    tmp_path: Path, extra: list[str]
+) -> None:
+    """A trial's finding: with ``2>&1 | head -1`` the summary's write met a broken pipe
+    and rich ended the process with exit 1, the code of "no solution or several", for a
+    unique puzzle.  The results on stdout are whole; the exit is the broken pipe's 141."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first write
+    out = tmp_path / "out.txt"
+    try:
+        with out.open("w") as stdout:
+            done = subprocess.run(
+                [sys.executable, "-m", "cp_sudoku.cli", "check", "......122..4.4..", *extra],
+                stdout=stdout,
+                stderr=write,
+                env=env,
+                timeout=120,
+            )
+    finally:
+        os.close(write)
+    assert done.returncode == exits.BROKEN_PIPE
+    assert "1243431221343421" in out.read_text()
+
+
+def test_a_pipe_named_on_the_command_line_is_read_as_a_stream(tmp_path: Path) -> None:
+    """Attack on issue 20: ``check <(head p.txt)`` and ``... | check /dev/stdin`` said
+    ``no such file: /dev/fd/63``; a pipe is read once, as stdin is, and a table (which
+    cuts its input by byte offsets) says it needs a regular file."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    lines = "......122..4.4..\n1234341221434321\n"
+
+    def feed() -> None:
+        with open(fifo, "w", encoding="utf-8") as handle:
+            handle.write(lines)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    result = invoke("check", str(fifo), "--backend", "sat", "--jobs", "1")
+    writer.join(timeout=10)
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[:2] for line in result.stdout.splitlines()] == [
+        [f"{fifo}:1", "unique"],
+        [f"{fifo}:2", "unique"],
+    ]
+    said = one_line_error(invoke("check", str(fifo), "--output", str(tmp_path / "o.jsonl")))
+    assert said.endswith(
+        "--output needs a regular file (one puzzle per line, or CSV), not stdin or a pipe"
     )

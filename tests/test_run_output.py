@@ -107,6 +107,20 @@ def test_a_table_stores_a_byte_that_is_not_utf8_as_an_escape(tmp_path: Path, tab
     assert found[1]["puzzle"] == "\\xff" + raw[2][1:].decode()
 
 
+@pytest.mark.parametrize("table", ["o.parquet", "o.jsonl"])
+def test_the_puzzle_column_of_a_csv_holds_the_puzzle_field(tmp_path: Path, table: str) -> None:
+    """A CSV's ``puzzle`` column is the puzzle field as read (it held the whole record,
+    the stated solution glued on with its comma), also for an invalid puzzle field."""
+    path = write_puzzles(tmp_path / "p.csv", 4, csv=True, bad=(2,))
+    records = [line.split(",") for line in path.read_text().splitlines()[1:5]]
+    code, err = run_here("check", str(path), "--backend", "sat", "--output", str(tmp_path / table))
+    assert code == 2, err
+    found = rows(tmp_path / table)
+    assert [row["puzzle"] for row in found] == [puzzle for puzzle, _ in records]
+    assert [row["status"] == "invalid" for row in found] == [False, True, False, False]
+    assert found[0]["puzzle"] == records[0][0] and len(records[0][0]) == 81
+
+
 def test_a_grid_file_stopped_by_a_bad_byte_keeps_the_puzzles_before_it(tmp_path: Path) -> None:
     """A grid's puzzle spans lines, so a byte that is not UTF-8 stops the file; the 70
     puzzles before it were lost (nothing printed: those read into the chunk being filled,
@@ -209,6 +223,23 @@ def test_a_quote_inside_a_csv_field_cuts_as_the_csv_module_reads(tmp_path: Path)
         out = tmp_path / f"o{size}.jsonl"
         check_to_file(str(path), str(out), Plan(("sat",)), slice_lines=size)
         assert [(row["line"], row["error"] is None) for row in rows(out)] == read
+
+
+def test_an_output_naming_the_input_is_refused_and_the_input_kept(tmp_path: Path) -> None:
+    """Attack on issue 20: ``check p.txt --output p.txt`` (or ``./p.txt``, or a link to it)
+    checked the puzzles, then replaced the input file with the table, exit 0."""
+    path = write_puzzles(tmp_path / "p.txt", 5)
+    before = path.read_bytes()
+    link = tmp_path / "link.txt"
+    link.symlink_to(path)
+    for output in (path, tmp_path / "." / "p.txt", link):
+        code, err = run_here("check", str(path), "--backend", "sat", "--output", str(output))
+        assert code == 2
+        assert err == (
+            f"cp-sudoku: error: --output {output} is the input file: the table would "
+            "replace the puzzles; name another file\n"
+        )
+    assert path.read_bytes() == before and not (tmp_path / "p.txt.parts").exists()
 
 
 def test_jsonl_and_parquet_hold_the_same_rows(tmp_path: Path) -> None:

@@ -177,3 +177,40 @@ def test_a_spool_imports_what_keeping_a_part_needs_before_the_run(tmp_path: Path
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
     )
     assert found.stdout.split() == ["True", "True"], found.stderr
+
+
+def test_an_interrupt_a_library_swallowed_still_stops_the_run(tmp_path: Path) -> None:
+    """Attack on issue 20: one SIGINT 1.3 s into ``check --cluster local:2 --output`` (1
+    run of 30) was acted on 12 s later, at the first line printed (``interrupted after 1
+    of 30,000 puzzles printed``): its KeyboardInterrupt had been swallowed, as an optional
+    import's ``except ImportError`` does when the signal hits a C extension's start.  The
+    run loop now asks the tally while it waits.  Here the spool's imports swallow it."""
+    import sys
+
+    source = write_puzzles(tmp_path / "p.txt", 3000)
+    table = tmp_path / "x.jsonl"
+    script = (
+        "import signal, sys\n"
+        "import cp_sudoku.run.resume as resume\n"
+        "def swallowing(backends, format):\n"
+        "    try:\n"
+        "        signal.raise_signal(signal.SIGINT)  # the handler raises KeyboardInterrupt\n"
+        "    except KeyboardInterrupt:\n"
+        "        pass  # as 'except ImportError' around an import the signal hit\n"
+        "resume.ready = swallowing\n"
+        "from cp_sudoku.cli.start import main\n"
+        "sys.argv[0] = 'cp-sudoku'\n"
+        "main()\n"
+    )
+    args = [str(source), "--backend", "sat", "--jobs", "1", "--slice-lines", "3000"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    found = subprocess.run(
+        [sys.executable, "-c", script, "check", *args, "--output", str(table)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert found.returncode == 130, found.stderr
+    assert found.stdout == ""  # stopped while its one slice ran, not at its first line
+    assert found.stderr.startswith("cp-sudoku: interrupted after 0 of 3,000 puzzles")

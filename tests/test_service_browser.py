@@ -108,6 +108,9 @@ def test_changed_back_end_boxes_name_the_back_ends_that_run(page: Page) -> None:
     page.wait_for_selector("#backend-kernel", timeout=WAIT_MS)
     # cpsat is ticked: by default it joins on puzzles whose rules the kernel declines
     assert page.is_checked("#backend-cpsat") and page.is_checked("#backend-kernel")
+    listed = page.inner_text("#backends")  # the star says so in words, not only on hover
+    assert "cpsat*" in listed and "sat*" not in listed.replace("cpsat*", "")
+    assert "* by default only on puzzles with rules the kernel declines" in listed
     page.uncheck("#backend-kernel")  # now the ticked ones run, cpsat included
     page.click("#g-0-0")
     page.keyboard.type(TUTORIAL)

@@ -106,9 +106,10 @@ def test_bad_input_and_unreadable_certificates_exit_2(tmp_path: Path) -> None:
     runner = CliRunner()
     bad = runner.invoke(main, ["prove", "12345", "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "error" in bad.output
-    (tmp_path / "x.cert.json").write_text("{not json")
+    (tmp_path / "x.cert.json").write_text('{"status": "unique",\n  not json')
     unreadable = runner.invoke(main, ["verify", str(tmp_path / "x.cert.json")])
-    assert unreadable.exit_code == 2 and "not a JSON certificate" in unreadable.output
+    assert unreadable.exit_code == 2
+    assert "x.cert.json:2:3: not a JSON certificate: not JSON: " in unreadable.output
     (tmp_path / "y.cert.json").write_text('{"status": "unique"}')
     partial = runner.invoke(main, ["verify", str(tmp_path / "y.cert.json")])
     assert partial.exit_code == 2 and "no puzzle" in partial.output

@@ -355,9 +355,7 @@ class Backend(ABC):
                 could reach (no 64-bit solver takes it; one out of reach is none).
         """
         time_limit = check_limits(limit, time_limit)
-        reason = self.declines(puzzle)
-        if reason is not None:
-            return Result(self.name, "unknown", (), False, 0.0, {}, 0, "declined", reason)
+        declined = self.declines(puzzle)
         with self._lock:
             clock = Clock(time_limit)
             kept = limit if keep is None else min(keep, limit)
@@ -367,8 +365,10 @@ class Backend(ABC):
             reason = None
             try:
                 with compile_deadline(clock.deadline):  # the whole work, given checks included
-                    far = _contradictions(puzzle)
-                    complete = not far and self.search(puzzle, sink, clock, stats)
+                    far = _contradictions(puzzle)  # clues that clash: none, even if declined
+                    complete = (
+                        not far and declined is None and self.search(puzzle, sink, clock, stats)
+                    )
                 stopped = None
             except Interrupted:
                 complete, stopped = False, "interrupted"
@@ -380,6 +380,8 @@ class Backend(ABC):
         if far:
             why = "; ".join(clash.message for clash in far)
             return Result(self.name, "none", (), True, seconds, {}, 0, None, why)
+        if declined is not None:
+            return Result(self.name, "unknown", (), False, 0.0, {}, 0, "declined", declined)
         complete = complete and not sink.full
         if not complete and stopped is None:
             stopped = self._stop_reason(sink, clock)

@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from cp_sudoku.backends import DEFAULT_BACKENDS
 from cp_sudoku.bench import Record, footnotes, run_bench, table
 from cp_sudoku.cli import exits
 from cp_sudoku.cli.options import backend_option, count_option, time_limit_option
+from cp_sudoku.cli.progress import Console
 from cp_sudoku.cli.report import plural
 
 

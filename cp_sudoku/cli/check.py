@@ -9,12 +9,11 @@ from typing import Any
 
 import click
 from click.core import ParameterSource
-from rich.console import Console
 
 from cp_sudoku.cli import exits, inputs
 from cp_sudoku.cli.explained import explained, two_solutions, why_lines, with_core
 from cp_sudoku.cli.options import Reading, Solving, jobs_option, reading_options, solving_options
-from cp_sudoku.cli.progress import Emit, streams
+from cp_sudoku.cli.progress import Console, Emit, streams
 from cp_sudoku.cli.report import ms, plural, problems
 from cp_sudoku.cli.to_file import table_options
 from cp_sudoku.crosscheck import DECLINED
@@ -104,6 +103,7 @@ def check(
             lines=table["slice_lines"],
             note=io.err if asked else lambda text: None,
             advance=io.advance,
+            stopped=lambda: tally.pending,
         ) as found,
     ):
         io.earlier(summary.earlier)  # the rows of an earlier run, when resumed (not printed)

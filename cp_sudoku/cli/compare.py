@@ -7,12 +7,12 @@ from collections import Counter
 from dataclasses import replace
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from cp_sudoku.backends import DEFAULT_BACKENDS, Result, backend_class
 from cp_sudoku.cli import exits
 from cp_sudoku.cli.options import Reading, Solving, reading_options, solving_options
+from cp_sudoku.cli.progress import Console
 from cp_sudoku.cli.report import ms, problems
 from cp_sudoku.cli.runs import each_puzzle
 from cp_sudoku.display import format_stats

@@ -176,8 +176,14 @@ def interrupted(tally: Tally) -> NoReturn:
 
 
 def broken_pipe() -> NoReturn:
-    """The output's reader went away: stop quietly with 141."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    """The output's reader went away (stdout's or stderr's): stop quietly with 141.
+
+    Both streams are pointed at the null device first, so that flushing them at the
+    exit fails on neither (Python would print that failure and exit 120)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(null, stream.fileno())
     sys.exit(BROKEN_PIPE)
 
 

@@ -45,23 +45,32 @@ def entries(target: str | None, reading: Reading) -> Iterator[Entry]:
     if target is None or target == "-":
         return read_lines(sys.stdin, "<stdin>", box=box, alphabet=alphabet, format=format_)
     refuse_missing(target, reading)
-    if _is(target, Path.is_file):
+    if _is(target, Path.is_file) or _is_pipe(target):
         return read_file(target, box=box, alphabet=alphabet, format=format_)
     return read_argument(target, "<argument>", box=box, alphabet=alphabet, format=format_)
 
 
 def refuse_missing(target: str | None, reading: Reading) -> None:
-    """Nothing when ``target`` is stdin, a file or a puzzle written as the argument.
+    """Nothing when ``target`` is stdin, a file (a pipe too: ``/dev/stdin``, a shell's
+    ``<(...)``) or a puzzle written as the argument.
 
     Raises:
         UsageError: a directory, or a name that looks like a file and is not one.
     """
-    if target is None or target == "-" or _is(target, Path.is_file):
+    if target is None or target == "-" or _is(target, Path.is_file) or _is_pipe(target):
         return
     if _is(target, Path.is_dir):
         raise UsageError(f"{target} is a directory: expected a puzzle file or a puzzle")
     if _names_a_file(target, reading):
         raise UsageError(f"no such file: {target}")
+
+
+def _is_pipe(target: str) -> bool:
+    """``target`` names something to read that is neither a regular file nor a directory
+    (a FIFO, ``/dev/stdin``, a shell's ``<(...)``): read once, as a stream."""
+    return (
+        _is(target, Path.exists) and not _is(target, Path.is_file) and not _is(target, Path.is_dir)
+    )
 
 
 def _is(target: str, test: object) -> bool:
@@ -74,7 +83,7 @@ def _is(target: str, test: object) -> bool:
 def total(target: str | None, reading: Reading) -> int | None:
     """How many entries ``target`` holds, when a quick pass can tell (None otherwise):
     1 for a puzzle written as the argument, the count of a line or CSV file."""
-    if target is None or target == "-":
+    if target is None or target == "-" or _is_pipe(target):  # a pipe is read once only
         return None
     if not _is(target, Path.is_file):
         return 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -9,9 +10,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from rich.console import Console
+import rich.console
 
 Emit = Callable[[str], None]
+
+
+class Console(rich.console.Console):
+    """rich's console, whose broken pipe is left to the command's error handling.
+
+    rich ends the process with exit 1 when its reader goes away (``2>&1 | head``),
+    the code of "no solution or several"; here it raises the ``BrokenPipeError`` that
+    :func:`cp_sudoku.cli.exits.handle` ends with 141, as for stdout.
+    """
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError(errno.EPIPE, "the reader of the output went away")
 
 
 def writer(stream: TextIO, *, flush: bool) -> Emit:

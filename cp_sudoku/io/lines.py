@@ -499,7 +499,9 @@ class _CsvColumns:
     def entry(
         self, row: list[str], text: str, where: Where, options: ReadOptions, size: int | None
     ) -> Entry:
-        """The entry of one data row (``size``: n of the rows before); columns within the line."""
+        """The entry of one data row (``size``: n of the rows before); columns within the line.
+
+        The entry's text is the puzzle field as read (the whole record when it has none)."""
         source, line = where.source or "", where.line or 0
         if len(row) <= self.puzzle:
             error = where.error(
@@ -507,23 +509,24 @@ class _CsvColumns:
                 f"got {len(row)} fields"
             )
             return Entry(source, line, text, error=error)
+        field = row[self.puzzle]
         try:
             puzzle = parse_line(
-                row[self.puzzle], box=options.box, alphabet=options.alphabet, line=line, size=size
+                field, box=options.box, alphabet=options.alphabet, line=line, size=size
             )
         except PuzzleError as error:
             return Entry(
-                source, line, text, error=self._in_line(error, row, text, where, self.puzzle)
+                source, line, field, error=self._in_line(error, row, text, where, self.puzzle)
             )
         if self.solution is None or len(row) <= self.solution or not row[self.solution].strip():
-            return Entry(source, line, text, puzzle=puzzle)
+            return Entry(source, line, field, puzzle=puzzle)
         try:
             solution = _stated_solution(row[self.solution], puzzle)
         except PuzzleError as error:
             return Entry(
-                source, line, text, error=self._in_line(error, row, text, where, self.solution)
+                source, line, field, error=self._in_line(error, row, text, where, self.solution)
             )
-        return Entry(source, line, text, puzzle=puzzle, solution=solution)
+        return Entry(source, line, field, puzzle=puzzle, solution=solution)
 
     def _in_line(
         self, error: PuzzleError, row: list[str], text: str, where: Where, field: int

@@ -14,6 +14,7 @@ parts an earlier run left and runs the rest.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -66,6 +67,7 @@ def check_run(
     lines: int | None = None,
     note: Callable[[str], None] = lambda text: None,
     advance: Callable[[int], None] | None = None,
+    stopped: Callable[[], bool] | None = None,
 ) -> Iterator[Iterator[list[Outcome[Checked]]]]:
     """The outcomes of checking every puzzle of ``reading``, in input order, one list
     per chunk (a writer flushes once per chunk rather than once per puzzle).
@@ -74,7 +76,9 @@ def check_run(
     said through ``note``) or the Dask ``cluster``; ``advance(n)``: n more puzzles finished,
     told as the workers report them, within a chunk still running too
     (:class:`~cp_sudoku.run.progress.Finished`: over the run, the counts add up to the
-    puzzles checked in it); ``output``: also write the
+    puzzles checked in it); ``stopped()`` true: an interrupt came (the loop raises
+    ``KeyboardInterrupt`` while it waits, :func:`~cp_sudoku.run.loop.ordered`); ``output``:
+    also write the
     table there (``resume``: continue an interrupted one); ``lines``: input
     lines per slice (None: sized to the file and the workers, at least four
     slices per worker, at most :data:`SLICE_LINES`).  A file is cut into
@@ -84,19 +88,26 @@ def check_run(
     then is in the spool.
 
     Raises:
-        UsageError: ``resume`` without ``output``, an input that cannot be cut
-            for a table, a spool of another run, a bad ``--cluster``, Dask or
-            pyarrow missing.
+        UsageError: ``resume`` without ``output``, ``output`` naming the input, an input
+            that cannot be cut for a table, a spool of another run, a bad ``--cluster``,
+            Dask or pyarrow missing.
         PuzzleError, OSError: an unreadable input.
     """
     if resume and output is None:
         raise UsageError("--resume needs --output PATH")
+    if output is not None and reading.path is not None and _same_file(output, reading.path):
+        raise UsageError(
+            f"--output {output} is the input file: the table would replace the puzzles; "
+            f"name another file"
+        )
     if output is not None and table_format(output) == "parquet" and find_spec("pyarrow") is None:
         raise UsageError(
             'Parquet output needs pyarrow: pip install -e ".[parquet]" in the project folder'
         )
     if output is not None and reading.path is None:
-        raise UsageError("--output needs a file (one puzzle per line, or CSV)")
+        raise UsageError(
+            "--output needs a regular file (one puzzle per line, or CSV), not stdin or a pipe"
+        )
     if resume and output is not None and Spool.complete(output):
         summary.add_columns(read_part(Path(output), table_format(output), _names(plan)), plan.names)
         summary.earlier = summary.kept = summary.total
@@ -112,7 +123,7 @@ def check_run(
         size = CHUNK_IN_PROCESS if chosen.count == 1 and cluster is None else CHUNK_PER_WORKER
         with executor(chosen.count, cluster) as running:
             chunks = chunked(entries, size, check, plan, most=CHUNK_IN_PROCESS)
-            yield _outcomes(chunks, running, summary, advance)
+            yield _outcomes(chunks, running, summary, advance, stopped)
         return
     spool = None
     done: set[int] = set()
@@ -142,7 +153,15 @@ def check_run(
     count = workers(jobs, len(file.slices)).count if cluster is None else jobs
     summary.workers = count
     with executor(count, cluster) as running:
-        yield _outcomes(chunks, running, summary, advance, spool, len(file.slices))
+        yield _outcomes(chunks, running, summary, advance, stopped, spool, len(file.slices))
+
+
+def _same_file(output: str, path: str) -> bool:
+    """Whether ``output`` names the file ``path`` (a symbolic or hard link included)."""
+    try:
+        return os.path.samefile(output, path)
+    except OSError:  # no such output yet
+        return False
 
 
 def _first_puzzle(reading: Input) -> tuple[int, int] | None:
@@ -163,6 +182,7 @@ def _outcomes(
     running: Executor,
     summary: Summary,
     advance: Callable[[int], None] | None,
+    stopped: Callable[[], bool] | None,
     spool: Spool | None = None,
     slices: int = 0,
 ) -> Iterator[list[Outcome[Checked]]]:
@@ -185,6 +205,7 @@ def _outcomes(
         window=window(running),
         kept=kept if spool or finished else None,
         heard=finished.reported if finished else None,
+        stopped=stopped,
     )
     with closing(found):
         for _, outcomes in found:

@@ -54,6 +54,7 @@ def ordered(
     window: int,
     kept: Callable[[A, R], None] | None = None,
     heard: Callable[[list[Report]], None] | None = None,
+    stopped: Callable[[], bool] | None = None,
 ) -> Generator[tuple[A, R], None, None]:
     """``(item, fn(item))`` for every item, in input order, ``fn`` run on ``executor``.
 
@@ -61,7 +62,11 @@ def ordered(
     once per item, as soon as its result is there (before it is yielded), and
     on an interrupt for every result already there.  ``heard(reports)`` gets the
     executor's progress reports (:mod:`cp_sudoku.run.progress`) at least every
-    :data:`~cp_sudoku.run.progress.TICK` seconds while the loop waits.  On any exit but the
+    :data:`~cp_sudoku.run.progress.TICK` seconds while the loop waits.  ``stopped()`` is
+    asked as often: once true, the loop raises ``KeyboardInterrupt`` (an interrupt whose
+    exception a library swallowed: an optional import's ``except ImportError`` around a C
+    extension the signal hit, which left the run going until its first line printed, 12 s
+    in one ``--cluster local:2 --output`` run of 30).  On any exit but the
     end, the executor is stopped at once (its workers ended); at the end it
     is stopped gently.  An error raised by ``items`` (a reader stopped by its
     input) is raised once the items before it are done and yielded.
@@ -93,10 +98,12 @@ def ordered(
             if not pending:
                 break
             head = pending[0][1]
-            while (kept is not None or heard is not None) and not head.done():
+            while (kept or heard or stopped) is not None and not head.done():
                 watched = [future for _, future in pending] if kept is not None else [head]
-                tick = TICK if heard is not None else None
+                tick = TICK if (heard or stopped) is not None else None
                 done, _ = wait(watched, timeout=tick, return_when=FIRST_COMPLETED)
+                if stopped is not None and stopped():
+                    raise KeyboardInterrupt
                 if heard is not None:
                     heard(executor.reports())
                 keep(done)

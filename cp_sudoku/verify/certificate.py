@@ -169,7 +169,12 @@ def read(path: Path) -> dict[str, Any]:
     try:
         record = load_json(text, str(path))
     except PuzzleError as error:
-        raise PuzzleError(f"not a JSON certificate: {error.message}", source=str(path)) from None
+        raise PuzzleError(
+            f"not a JSON certificate: {error.message}",
+            source=str(path),
+            line=error.line,
+            column=error.column,
+        ) from None
     if not isinstance(record, dict):
         raise PuzzleError("not a certificate: expected a JSON object", source=str(path))
     missing = [key for key in KEYS if key not in record]

@@ -138,7 +138,13 @@ def verify(paths: tuple[Path, ...]) -> None:
     Re-reads each puzzle, re-checks every solution and clash with the rule
     checker, re-encodes the CNF and compares its hash, and runs the proof
     checker (dratify) on the CNF and the proof.  One line per certificate;
-    a rejected one names what failed.
+    a rejected one names what failed.  Exit 0 when every certificate is
+    accepted, 1 when one is rejected, 2 when one cannot be read.
+
+    \b
+    Examples:
+      cp-sudoku verify certificates
+      cp-sudoku verify certificates/top95-12.cert.json
     """
     found = certificate_paths(list(paths))
     checker_version()

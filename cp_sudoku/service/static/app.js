@@ -699,13 +699,21 @@ function selectTab(name) {
 
 async function loadListings() {
   const [backends, kinds] = await Promise.all([api("GET", "/v1/backends"), api("GET", "/v1/kinds")]);
+  // a box ticked by default whose back end the default cross-check runs on some puzzles
+  // only is starred, and the star explained in words beside the boxes
+  const some = (b) => b.default_on && b.default_on !== "every puzzle";
   $("backends").replaceChildren(...backends.data.backends.map((b) => el(
     "label", { class: "backend", title: b.default_on ? `by default on ${b.default_on}` : "" },
     Object.assign(el("input", {
       type: "checkbox", value: b.name, id: `backend-${b.name}`, "data-default": String(b.default),
     }), { checked: b.default }),
-    ` ${b.name}`,
+    ` ${b.name}${some(b) ? "*" : ""}`,
   )));
+  const starred = backends.data.backends.find(some);
+  if (starred) {
+    $("backends").append(el("small", { class: "backend-note" },
+      `* by default only on ${starred.default_on}; untick one to run exactly the ticked`));
+  }
   const examples = {};
   for (const { kind, example } of kinds.data.kinds) {
     examples[kind] = example;
