@@ -22,7 +22,7 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     if len(grid) != len(puzzle.cells):
         return [f"grid has {len(grid)} values, expected {len(puzzle.cells)}"]
     shape = _shape(puzzle)
-    if set(map(type, grid)) != _INT or (packed := shape.in_range(grid)) is None:
+    if tuple(map(type, grid)) != shape.ints or (packed := shape.in_range(grid)) is None:
         values = puzzle.values
         return [
             f"{cell_name(cell)} is {v}, outside {puzzle.min_value}..{puzzle.max_value}"
@@ -43,9 +43,6 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
             broken = "repeats a value" if isinstance(constraint, Unit) else "does not hold"
             problems.append(f"{what} {broken}")
     return problems
-
-
-_INT = {int}
 
 
 class _Shape:
@@ -81,6 +78,7 @@ class _Shape:
         self.every = frozenset(values)
         self.only_units = puzzle.only_units
         self.size = len(puzzle.cells)
+        self.ints = (int,) * self.size  # the types of a grid of integers (no bool)
         self.groups: tuple[tuple[int, int, bytes], ...] = ()  # (layers, offset, all keys)
         self.rest: tuple[object, ...] = ()
         if self.only_units:
