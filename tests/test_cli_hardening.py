@@ -579,3 +579,11 @@ def test_a_pipe_named_on_the_command_line_is_read_as_a_stream(tmp_path: Path) ->
     assert said.endswith(
         "--output needs a regular file (one puzzle per line, or CSV), not stdin or a pipe"
     )
+
+
+def test_no_command_prints_the_help_without_an_error_prefix() -> None:
+    """A new user's finding: ``cp-sudoku`` alone printed its help as ``error: Usage: ...``."""
+    result = CliRunner().invoke(main, [])
+    assert result.exit_code == exits.BAD_INPUT
+    assert result.stderr.startswith("Usage: cp-sudoku [OPTIONS] COMMAND [ARGS]...")
+    assert "error" not in result.stderr.splitlines()[0] and "check" in result.stderr
