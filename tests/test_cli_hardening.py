@@ -587,3 +587,16 @@ def test_no_command_prints_the_help_without_an_error_prefix() -> None:
     assert result.exit_code == exits.BAD_INPUT
     assert result.stderr.startswith("Usage: cp-sudoku [OPTIONS] COMMAND [ARGS]...")
     assert "error" not in result.stderr.splitlines()[0] and "check" in result.stderr
+
+
+def test_export_to_its_own_input_file_is_refused(tmp_path: Path) -> None:
+    """Attack on issue 20: ``export p.txt --to dimacs -o p.txt`` replaced the puzzle with
+    its CNF, exit 0."""
+    path = tmp_path / "p.txt"
+    path.write_text("......122..4.4..\n")
+    result = invoke("export", str(path), "--to", "dimacs", "-o", str(path))
+    assert result.exit_code == 2
+    assert one_line_error(result) == (
+        f"cp-sudoku: error: --output {path} is the input file: name another file"
+    )
+    assert path.read_text() == "......122..4.4..\n"

@@ -225,6 +225,23 @@ def test_a_quote_inside_a_csv_field_cuts_as_the_csv_module_reads(tmp_path: Path)
         assert [(row["line"], row["error"] is None) for row in rows(out)] == read
 
 
+def test_an_output_naming_the_input_is_refused_and_the_input_kept(tmp_path: Path) -> None:
+    """Attack on issue 20: ``check p.txt --output p.txt`` (or ``./p.txt``, or a link to it)
+    checked the puzzles, then replaced the input file with the table, exit 0."""
+    path = write_puzzles(tmp_path / "p.txt", 5)
+    before = path.read_bytes()
+    link = tmp_path / "link.txt"
+    link.symlink_to(path)
+    for output in (path, tmp_path / "." / "p.txt", link):
+        code, err = run_here("check", str(path), "--backend", "sat", "--output", str(output))
+        assert code == 2
+        assert err == (
+            f"cp-sudoku: error: --output {output} is the input file: the table would "
+            "replace the puzzles; name another file\n"
+        )
+    assert path.read_bytes() == before and not (tmp_path / "p.txt.parts").exists()
+
+
 def test_jsonl_and_parquet_hold_the_same_rows(tmp_path: Path) -> None:
     path = write_puzzles(tmp_path / "p.txt", 12)
     for suffix in ("jsonl", "parquet"):

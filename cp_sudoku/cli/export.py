@@ -11,6 +11,7 @@ from cp_sudoku.cli.options import Reading, reading_options
 from cp_sudoku.encodings.cnf import ENCODINGS
 from cp_sudoku.encodings.exporters import EXPORTERS
 from cp_sudoku.encodings.exporters import export as write
+from cp_sudoku.io import same_file
 from cp_sudoku.model import PuzzleError, UsageError
 
 
@@ -52,6 +53,8 @@ def export(
       cp-sudoku export models/sudoku-4x4-tutorial.txt --to cpsat
       cp-sudoku export models/kenken-4x4-issue4.txt --to minizinc -o kenken.mzn
     """
+    if output is not None and same_file(output, puzzle):
+        raise UsageError(f"--output {output} is the input file: name another file")
     entries = list(inputs.entries(puzzle, reading))
     if len(entries) != 1:
         raise UsageError(f"export takes one puzzle; {puzzle} holds {len(entries)}")

@@ -25,6 +25,7 @@ from cp_sudoku.io.registry import (
     read_file,
     read_lines,
     read_text,
+    same_file,
 )
 from cp_sudoku.io.text import parse_text, to_text
 from cp_sudoku.io.writers import grid_string, puzzle_string
@@ -47,5 +48,6 @@ __all__ = [
     "read_file",
     "read_lines",
     "read_text",
+    "same_file",
     "to_text",
 ]

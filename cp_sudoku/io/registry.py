@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from math import isqrt
@@ -289,6 +290,16 @@ def read_file(
     """
     with open(path, encoding="utf-8-sig", errors="surrogateescape", newline="") as handle:
         yield from read_lines(handle, str(path), box=box, alphabet=alphabet, format=format)
+
+
+def same_file(path: str | Path, other: str | Path) -> bool:
+    """Whether ``path`` names the file ``other`` (through a symbolic or hard link too);
+    False when either does not exist.  An output that names its own input is refused with
+    this: writing it would replace the puzzles."""
+    try:
+        return os.path.samefile(path, other)
+    except (OSError, ValueError):  # no such file yet, or a name with a NUL
+        return False
 
 
 def read_text(

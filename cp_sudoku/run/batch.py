@@ -21,7 +21,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from cp_sudoku.io import Alphabet
+from cp_sudoku.io import Alphabet, same_file
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.model import UsageError
 from cp_sudoku.run.chunks import Chunk, chunked, run_chunk
@@ -87,13 +87,18 @@ def check_run(
     then is in the spool.
 
     Raises:
-        UsageError: ``resume`` without ``output``, an input that cannot be cut
-            for a table, a spool of another run, a bad ``--cluster``, Dask or
-            pyarrow missing.
+        UsageError: ``resume`` without ``output``, ``output`` naming the input, an input
+            that cannot be cut for a table, a spool of another run, a bad ``--cluster``,
+            Dask or pyarrow missing.
         PuzzleError, OSError: an unreadable input.
     """
     if resume and output is None:
         raise UsageError("--resume needs --output PATH")
+    if output is not None and reading.path is not None and same_file(output, reading.path):
+        raise UsageError(
+            f"--output {output} is the input file: the table would replace the puzzles; "
+            f"name another file"
+        )
     if output is not None and table_format(output) == "parquet" and find_spec("pyarrow") is None:
         raise UsageError(
             'Parquet output needs pyarrow: pip install -e ".[parquet]" in the project folder'
