@@ -3,7 +3,7 @@
 The collections are not part of the package: they are read from a data
 folder, found in this order:
 
-1. the ``CP_SUDOKU_DATA`` environment variable;
+1. the ``CP_SUDOKU_DATA`` environment variable (when set, only there);
 2. ``../shared/data`` beside the current directory or beside the project.
 
 Names are file stems: ``royle-17clue`` is ``sudoku/royle-17clue.txt``,
@@ -37,10 +37,19 @@ def data_dir() -> Path:
     """The shared data folder.
 
     Raises:
-        UsageError: none of the places above holds it.
+        UsageError: ``CP_SUDOKU_DATA`` is set and holds no ``sudoku/`` folder (a
+            mistyped path is not passed over for another folder), or none of the
+            places above holds it.
     """
-    candidates = [Path(p) for p in (os.environ.get("CP_SUDOKU_DATA"),) if p]
-    candidates += [
+    named = os.environ.get("CP_SUDOKU_DATA")
+    if named:
+        if not (Path(named) / "sudoku").is_dir():
+            raise UsageError(
+                f"CP_SUDOKU_DATA={named} holds no sudoku/ folder: set it to the shared data "
+                "folder (the one holding sudoku/), or unset it to use ../shared/data"
+            )
+        return Path(named).resolve()
+    candidates = [
         Path.cwd() / ".." / "shared" / "data",
         _PROJECT / ".." / "shared" / "data",
     ]

@@ -133,6 +133,21 @@ def test_bench_unknown_data_set_exits_2(data: Path) -> None:
     assert ".solution" not in result.output
 
 
+def test_a_mistyped_cp_sudoku_data_is_named_not_passed_over(
+    data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new user's finding: CP_SUDOKU_DATA=/nonexistent was ignored for ../shared/data."""
+    monkeypatch.setenv("CP_SUDOKU_DATA", str(tmp_path / "nowhere"))
+    result = CliRunner().invoke(main, ["bench", "royle-17clue", "--no-baselines"])
+    assert result.exit_code == 2
+    assert f"CP_SUDOKU_DATA={tmp_path / 'nowhere'} holds no sudoku/ folder" in result.output
+    monkeypatch.setenv("CP_SUDOKU_DATA", str(data))  # the right folder is taken as named
+    result = CliRunner().invoke(
+        main, ["bench", "norvig-top95", "--no-baselines", "--backend", "sat"]
+    )
+    assert result.exit_code == 0, result.output
+
+
 def test_run_bench_generated_and_large(data: Path) -> None:
     report = run_bench(["generated:2x2:3", "sudoku16x16_easy"], ["sat", "cpsat"], baselines=False)
     records = report["records"]

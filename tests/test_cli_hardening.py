@@ -581,6 +581,14 @@ def test_a_pipe_named_on_the_command_line_is_read_as_a_stream(tmp_path: Path) ->
     )
 
 
+def test_no_command_prints_the_help_without_an_error_prefix() -> None:
+    """A new user's finding: ``cp-sudoku`` alone printed its help as ``error: Usage: ...``."""
+    result = CliRunner().invoke(main, [], prog_name="cp-sudoku")
+    assert result.exit_code == exits.BAD_INPUT
+    assert result.stderr.startswith("Usage: cp-sudoku [OPTIONS] COMMAND [ARGS]...")
+    assert "error" not in result.stderr.splitlines()[0] and "check" in result.stderr
+
+
 def test_export_to_its_own_input_file_is_refused(tmp_path: Path) -> None:
     """Attack on issue 20: ``export p.txt --to dimacs -o p.txt`` replaced the puzzle with
     its CNF, exit 0."""

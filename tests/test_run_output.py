@@ -262,8 +262,15 @@ def test_a_spool_of_another_run_is_refused_and_half_written_parts_are_ignored(
     assert spool.done() == set()
     with pytest.raises(UsageError, match="--resume"):
         Spool(tmp_path / "o.parquet", run, plan.backends, resume=False)
-    with pytest.raises(UsageError, match="differs in plan"):
+    with pytest.raises(UsageError, match='another run \\(plan: "sat" then, "cpsat" now\\)'):
         Spool(tmp_path / "o.parquet", run | {"plan": "cpsat"}, plan.backends, resume=True)
+    # a new user's finding: the refusal named the key only; a nested one is named to the leaf
+    other = tmp_path / "x.parquet"
+    Spool(other, run | {"plan": {"backends": ["sat"], "limit": 2}}, plan.backends, resume=False)
+    with pytest.raises(UsageError) as refused:
+        changed = {"plan": {"backends": ["sat", "cpsat"], "limit": 2}}
+        Spool(other, run | changed, plan.backends, resume=True)
+    assert '(plan.backends: ["sat"] then, ["sat", "cpsat"] now)' in str(refused.value)
     assert Spool(tmp_path / "o.parquet", run, plan.backends, resume=True).done() == set()
 
 

@@ -64,6 +64,9 @@ class Group(click.Group):
             )
         try:
             code = super().main(args, prog_name, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:  # no command: the help, no "error:"
+            click.echo(error.format_message(), err=True)
+            raise SystemExit(exits.BAD_INPUT) from None
         except click.ClickException as error:  # the group's own arguments
             exits.fail(error.format_message())
         except click.Abort:

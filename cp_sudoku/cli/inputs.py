@@ -28,7 +28,10 @@ def _puzzle_like(text: str) -> bool:
 def _names_a_file(target: str, reading: Reading) -> bool:
     """A path (``/``), a name with an extension that is no puzzle, or, without
     ``--alphabet``, a word with no digit and no blank (``models``): the default
-    alphabets are digits (and letters after 9), so no puzzle is written that way."""
+    alphabets are digits (and letters after 9), so no puzzle is written that way.  A link
+    (``https://www.f-puzzles.com/?load=...``) is a puzzle, not a file."""
+    if re.match(r"https?://", target):
+        return False
     if "/" in target or (re.search(r"\.[a-z][a-z0-9]{1,4}$", target) and not _puzzle_like(target)):
         return True
     return reading.alphabet is None and re.search(r"[0-9._]", target) is None

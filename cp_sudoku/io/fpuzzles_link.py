@@ -24,7 +24,7 @@ import re
 from typing import Any, cast
 from urllib.parse import quote, unquote, urlsplit
 
-from lzstring import LZString
+from lzstring import LZString  # type: ignore[import-untyped]
 
 from cp_sudoku.model import PuzzleError
 

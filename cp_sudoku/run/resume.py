@@ -74,10 +74,9 @@ class Spool:
                 )
             before = json.loads(description.read_text(encoding="utf-8"))
             if before != run:
-                changed = sorted(k for k in set(before) | set(run) if before.get(k) != run.get(k))
                 raise UsageError(
-                    f"{self.dir} was written by another run (it differs in "
-                    f"{', '.join(changed)}): delete it to start again"
+                    f"{self.dir} was written by another run ("
+                    f"{'; '.join(_differences(before, run))}): delete it to start again"
                 )
         else:
             self.dir.mkdir(parents=True, exist_ok=True)
@@ -139,3 +138,18 @@ class Spool:
         join_parts([self.part(i) for i in range(slices)], temporary, self.backends, self.format)
         os.replace(temporary, self.path)
         shutil.rmtree(self.dir)
+
+
+def _differences(before: dict[str, Any], now: dict[str, Any], prefix: str = "") -> list[str]:
+    """What differs between two run descriptions, key by key (nested keys dotted):
+    ``plan.backends: ["sat"] then, ["sat", "cpsat"] now``."""
+    found = []
+    for key in sorted(set(before) | set(now)):
+        was, is_ = before.get(key), now.get(key)
+        if was == is_:
+            continue
+        if isinstance(was, dict) and isinstance(is_, dict):
+            found += _differences(was, is_, f"{prefix}{key}.")
+        else:
+            found.append(f"{prefix}{key}: {json.dumps(was)} then, {json.dumps(is_)} now")
+    return found
