@@ -190,6 +190,22 @@ def test_certificates_of_other_sizes_with_one_seed_never_replace_each_other(
     assert verified.exit_code == 0 and verified.output.count("holds") == 2
 
 
+def test_a_certificate_already_there_is_kept_without_force(tmp_path: Path) -> None:
+    """Attack on issue 20: ``generate --seed 3 --certify DIR`` run again replaced the
+    certificate it had written (edited in between), exit 0; there was no --force."""
+    runner = CliRunner()
+    args = ["generate", "--size", "4", "--seed", "3", "--certify", str(tmp_path)]
+    assert runner.invoke(main, args).exit_code == 0
+    (certificate,) = tmp_path.glob("*.cert.json")
+    certificate.write_text("kept\n")
+    again = runner.invoke(main, args)
+    assert again.exit_code == 2
+    assert again.stderr == f"cp-sudoku: error: {certificate} exists: add --force to overwrite it\n"
+    assert again.stdout.count("\n") == 1 and certificate.read_text() == "kept\n"
+    forced = runner.invoke(main, [*args, "--force"])
+    assert forced.exit_code == 0 and json.loads(certificate.read_text())["status"] == "unique"
+
+
 def test_service_generates_what_the_cli_prints(service: Any) -> None:
     reply = service.post("/v1/generate", json={"size": 6, "count": 2, "seed": 9})
     assert reply.status_code == 200, reply.text

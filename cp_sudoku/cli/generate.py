@@ -70,6 +70,7 @@ from cp_sudoku.model import Puzzle, UsageError
     metavar="DIR",
     help="Prove each puzzle; certificates (verified) go to DIR.",
 )
+@click.option("--force", is_flag=True, help="Overwrite certificates already in --certify.")
 @click.option(
     "--from",
     "source",
@@ -95,6 +96,7 @@ def generate(
     time_limit: float | None,
     as_json: bool,
     certify: Path | None,
+    force: bool,
     source: str | None,
 ) -> None:
     """Generate puzzles that are unique (cross-checked by the default back ends),
@@ -119,10 +121,11 @@ def generate(
     1 a --from puzzle with no solution, or a grade not reached in --max-tries;
     2 bad options (a symmetry the shape cannot have, a grade no puzzle reaches);
     3 a puzzle not made within --time-limit, or a --from puzzle the back ends
-    could not decide (in time); 70 a bug.
+    could not decide (in time); 70 a bug.  A certificate already in --certify is not
+    overwritten without --force (the puzzle is printed; exit 2).
     """
     if source is not None:
-        sys.exit(_complete_file(source, seed, as_json, certify, time_limit))
+        sys.exit(_complete_file(source, seed, as_json, certify, force, time_limit))
     n = size or (6 if kind == "kakuro" else 9)
     request = Request(
         kind=kind,
@@ -146,8 +149,12 @@ def generate(
             continue
         record = made.record()
         if certify is not None:
-            record["certificate"] = _certify(made.puzzle, certify, f"generated-{seed}-{made.index}")
-            code = max(code, exits.OK if record["certificate"]["holds"] else exits.INTERNAL)
+            done = _certify(made.puzzle, certify, f"generated-{seed}-{made.index}", force)
+            if done is None:
+                code = max(code, exits.BAD_INPUT)
+            else:
+                record["certificate"] = done
+                code = max(code, exits.OK if done["holds"] else exits.INTERNAL)
         tally.finish(click.echo, json.dumps(record) if as_json else _plain(made, record))
     sys.exit(code)
 
@@ -171,20 +178,33 @@ def _plain(made: Generated, record: dict[str, Any]) -> str:
     return f"{note}\n{to_text(made.puzzle)}"
 
 
-def _certify(puzzle: Puzzle, directory: Path, stem: str) -> dict[str, str | bool]:
+def _certify(
+    puzzle: Puzzle, directory: Path, stem: str, force: bool
+) -> dict[str, str | bool] | None:
     """Certify ``puzzle`` as ``STEM-HASH`` (the hash of its text: two runs of other sizes or
     files with the same seed or line named theirs alike, the second silently replacing the
-    first)."""
-    from cp_sudoku.verify.certificate import text_name
+    first); None, said on stderr, when that certificate is there already and ``force`` is
+    off (a run again with the same seed replaced it silently)."""
+    from cp_sudoku.verify.certificate import taken, text_name
     from cp_sudoku.verify.certify import certify
 
+    name = text_name(stem, to_text(puzzle))
+    refused = taken(directory, name, force)
+    if refused is not None:
+        click.echo(f"cp-sudoku: error: {refused}", err=True)
+        return None
     directory.mkdir(parents=True, exist_ok=True)
-    done = certify(puzzle, directory, text_name(stem, to_text(puzzle)))
+    done = certify(puzzle, directory, name)
     return {"path": str(done.path), "status": done.status, "holds": not done.failures}
 
 
 def _complete_file(
-    source: str, seed: int, as_json: bool, certify: Path | None, time_limit: float | None
+    source: str,
+    seed: int,
+    as_json: bool,
+    certify: Path | None,
+    force: bool,
+    time_limit: float | None,
 ) -> int:
     code = exits.OK
     tally = exits.tally()
@@ -201,7 +221,11 @@ def _complete_file(
             continue
         record = _completed_record(entry.label, done)
         if certify is not None and done.puzzle is not None:
-            record["certificate"] = _certify(done.puzzle, certify, f"completed-{entry.line}")
+            certificate = _certify(done.puzzle, certify, f"completed-{entry.line}", force)
+            if certificate is None:
+                code = max(code, exits.BAD_INPUT)
+            else:
+                record["certificate"] = certificate
         code = max(
             code, {"unique": exits.OK, "none": exits.NOT_UNIQUE}.get(done.status, exits.UNKNOWN)
         )
