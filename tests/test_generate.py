@@ -304,6 +304,33 @@ def test_service_generate_takes_the_time_limit(service: Any) -> None:
     assert "no puzzle rates 13 or more" in out_of_reach.json()["error"]
 
 
+def test_a_service_generate_request_stops_at_the_servers_time_cap(tmp_path: Path) -> None:
+    """An attacker's finding: ``count`` 100 at the 10 s cap held the only worker for more
+    than 4.5 minutes.  The request now stops making puzzles once it has run for the
+    server's cap, and says which were not made."""
+    pytest.importorskip("fastapi", reason='pip install -e ".[service]"')
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from cp_sudoku.service.app import Settings, create_app
+    from cp_sudoku.service.limits import Limits
+
+    settings = Settings(db=tmp_path / "jobs.sqlite3", workers=1, limits=Limits(max_time_limit=1.0))
+    with TestClient(create_app(settings)) as client:
+        start = time.monotonic()
+        reply = client.post("/v1/generate", json={"size": 25, "count": 30, "time_limit": 0.3})
+        seconds = time.monotonic() - start
+    assert reply.status_code == 200, reply.text
+    failed = reply.json()["failed"]
+    assert reply.json()["puzzles"] == [] and 2 <= len(failed) < 30
+    assert all("within the time limit of 0.3 s" in line for line in failed[:-1])
+    assert failed[-1] == (
+        f"puzzles {len(failed)} to 30 not made: the request passed its 1 s (--max-time-limit)"
+    )
+    assert seconds < 6  # a generous anti-hang bound (30 puzzles of 0.3 s were 9 s of work)
+
+
 def test_from_a_puzzle_without_solution_answers_none_with_its_reason(tmp_path) -> None:  # type: ignore[no-untyped-def]
     clash = tmp_path / "clash.txt"
     clash.write_text("11" + "." * 79 + "\n", encoding="utf-8")

@@ -8,7 +8,7 @@ done (the run core's :func:`cp_sudoku.run.loop.ordered`, on the executor of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import closing
 from functools import partial
 
@@ -35,7 +35,7 @@ def one(request: Request, seed: int, index: int) -> Generated | OutOfTries:
 
 def generate(
     request: Request, count: int = 1, *, seed: int = 0, jobs: int = 1
-) -> Iterator[Generated | OutOfTries]:
+) -> Generator[Generated | OutOfTries, None, None]:
     """``count`` puzzles (indexes ``0..count-1``) in index order, each as soon as it is
     ready; ``jobs`` worker processes (1: this process).
 

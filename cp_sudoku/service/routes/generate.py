@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from contextlib import closing
 from typing import Any
 
 from fastapi import APIRouter
@@ -74,11 +76,20 @@ def generate_records(fields: dict[str, Any]) -> dict[str, Any]:
         time_limit=fields["time_limit"],
     )
     made, failed = [], []
-    for result in stream(request, fields["count"], seed=fields["seed"]):
-        if isinstance(result, OutOfTries):
-            failed.append(str(result))
-        else:
-            made.append(result.record())
+    count, budget = fields["count"], fields["request_seconds"]
+    deadline = time.monotonic() + budget
+    with closing(stream(request, count, seed=fields["seed"])) as results:
+        for done, result in enumerate(results, start=1):
+            if isinstance(result, OutOfTries):
+                failed.append(str(result))
+            else:
+                made.append(result.record())
+            if done < count and time.monotonic() >= deadline:
+                failed.append(
+                    f"puzzles {done + 1} to {count} not made: the request passed its "
+                    f"{budget:g} s (--max-time-limit)"
+                )
+                break
     return {"puzzles": made, "failed": failed}
 
 
@@ -87,8 +98,11 @@ async def generate(request: GenerateRequest, runner: RunnerDep, settings: Settin
     """Unique, minimal puzzles (cross-checked by the default back ends) of a kind,
     symmetry and grade: each as in `generate --json` (variant `text`, one `line` for a
     plain Sudoku, `solution`, `grade`, `seed` and `index`); `failed` says which were
-    not made (out of tries, or past `time_limit`)."""
+    not made (out of tries, or past `time_limit`).  The whole request stops making
+    puzzles once it has run for the server's `--max-time-limit` (so it holds a worker
+    at most about twice that); the rest are listed under `failed`."""
     fields = request.model_dump()
     fields["time_limit"] = settings.limits.time_limit(request.time_limit)
+    fields["request_seconds"] = settings.limits.max_time_limit
     record = await runner.call(as_json, generate_records, fields)
     return Response(record, media_type="application/json")
