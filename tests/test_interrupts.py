@@ -203,7 +203,7 @@ def test_check_in_process_keeps_every_line_it_counted(many: Path, unbuffered: st
     _check_jsonl(stopped)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
 def test_sigterm_stops_check_as_ctrl_c_does(many: Path, jobs: str) -> None:
     """``kill``, ``timeout``, systemd and ``docker stop`` send SIGTERM to the main process:
     the same clean stop as a Ctrl-C (whole lines, all counted, no worker left), with its own
@@ -223,6 +223,7 @@ def test_sigterm_stops_check_as_ctrl_c_does(many: Path, jobs: str) -> None:
     ]
 
 
+@pytest.mark.slow  # a pool's start (2.4 s): .ci/run runs it
 def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(many: Path) -> None:
     stopped = interrupt(["check", str(many), "--json", "--jobs", "2"], 1.0, again=0.05, opened=many)
     assert stopped.code == 130, stopped.stderr

@@ -144,6 +144,7 @@ def _untimed(stdout: str) -> list[str]:
     return [re.sub(r"=(\w+\|\w+)", pair, line) for line in lines]
 
 
+@pytest.mark.slow  # a cluster's start (3 s): .ci/run runs it
 def test_a_cluster_without_output_prints_the_lines_of_jobs(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -303,10 +304,8 @@ def _group(pgid: int) -> list[int]:
 @pytest.mark.parametrize(
     "seconds",
     [
-        # 2 s falls in the workers' start here (their imports); the sweep costs a cluster
-        # start each (seconds of CPU): slow
-        2.0,
-        *(pytest.param(s, marks=pytest.mark.slow) for s in (0.3, 1.0, 1.5, 2.5, 4.0)),
+        # the sweep costs a cluster start each (seconds of CPU): slow, .ci/run runs it
+        *(pytest.param(s, marks=pytest.mark.slow) for s in (0.3, 1.0, 1.5, 2.0, 2.5, 4.0)),
     ],
 )
 def test_ctrl_c_while_a_local_cluster_starts_prints_one_line(

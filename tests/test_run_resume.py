@@ -81,8 +81,9 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize(
     "how",
     [
-        ["--jobs", "2"],
-        # a Dask cluster's start and stop cost 14 s of CPU: slow (.ci/run runs it)
+        # a pool's start and two runs (3 s), a Dask cluster's start and stop (14 s of CPU):
+        # slow, .ci/run runs both; the default run keeps test_sigkill_then_resume_...[1]
+        pytest.param(["--jobs", "2"], marks=pytest.mark.slow),
         pytest.param(["--cluster", "local:2"], marks=pytest.mark.slow),
     ],
 )

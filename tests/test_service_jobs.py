@@ -172,6 +172,7 @@ AGAINST_BRUTE_FORCE = (
 )
 
 
+@pytest.mark.slow  # three servers, a job through each (8 s): .ci/run runs it
 def test_sigterm_then_sigkill_mid_job_then_restart_loses_and_repeats_nothing(
     tmp_path: Path, data: Path
 ) -> None:
