@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from cp_sudoku.constraints import Unit
 from cp_sudoku.errors import Cell, cell_name
-from cp_sudoku.model.puzzle import Puzzle
+from cp_sudoku.model.puzzle import Puzzle, Reader
 
 
 def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
@@ -80,7 +80,7 @@ class _Shape:
         self.size = len(puzzle.cells)
         self.ints = (int,) * self.size  # the types of a grid of integers (no bool)
         self.groups: tuple[tuple[int, int, bytes], ...] = ()  # (layers, offset, all keys)
-        self.rest: tuple[object, ...] = ()
+        self.rest: tuple[Reader, ...] = ()
         if self.only_units:
             self._layer(puzzle, fits)
 
@@ -143,7 +143,7 @@ class _Shape:
                 return True  # fewer different keys than places
         if not self.rest:
             return False
-        seen = [read(grid) for read in self.rest]  # type: ignore[operator]
+        seen = [read(grid) for read in self.rest]
         return sum(map(len, map(set, seen))) != sum(map(len, seen))
 
 
