@@ -600,3 +600,26 @@ def test_export_to_its_own_input_file_is_refused(tmp_path: Path) -> None:
         f"cp-sudoku: error: --output {path} is the input file: name another file"
     )
     assert path.read_text() == "......122..4.4..\n"
+
+
+def test_a_stderr_that_takes_nothing_keeps_the_exit_code(tmp_path: Path) -> None:
+    """An attacker's finding: with stderr on ``/dev/full`` (or closed) the one line's write
+    failed and the process exited 1, the code of "no solution or several", in place of 2
+    (bad input) or 143 (SIGTERM)."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    command = [sys.executable, "-m", "cp_sudoku.cli", "check"]
+    many = tmp_path / "many.txt"
+    many.write_text("\n".join("." * 81 for _ in range(20_000)) + "\n")  # runs until the signal
+    with open("/dev/full", "w") as full:
+        bad = subprocess.run([*command, "12345"], stdout=subprocess.DEVNULL, stderr=full, env=env)
+        assert bad.returncode == exits.BAD_INPUT
+        running = subprocess.Popen(
+            [*command, str(many), "--backend", "backtrack", "--jobs", "1"],
+            stdout=subprocess.DEVNULL,
+            stderr=full,
+            env=env,
+        )
+        time.sleep(1.5)
+        running.send_signal(signal.SIGTERM)
+        assert running.wait(timeout=60) == 128 + signal.SIGTERM

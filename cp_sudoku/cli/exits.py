@@ -142,9 +142,25 @@ def interrupts_held(tally: Tally) -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+def say(line: str) -> None:
+    """Write ``line`` to stderr.  A stderr that cannot take it (closed, a full disk,
+    ``/dev/full``) loses the line but not the exit code that follows it: the error is
+    swallowed, and stderr is pointed at the null device so that the interpreter's exit
+    does not fail on it again (exit 1 or 120 in place of the code meant).  Started with
+    stderr closed (``2>&-``, ``sys.stderr`` None), it says nothing."""
+    if sys.stderr is None:
+        return
+    try:
+        click.echo(line, err=True)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+
+
 def fail(message: str) -> NoReturn:
     """Bad input or usage: one line on stderr, exit 2."""
-    click.echo(f"cp-sudoku: error: {message}", err=True)
+    say(f"cp-sudoku: error: {message}")
     sys.exit(BAD_INPUT)
 
 
@@ -166,9 +182,7 @@ def interrupted(tally: Tally) -> NoReturn:
         signal.signal(signum, signal.SIG_IGN)
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
-    click.echo(f"cp-sudoku: {tally.describe()}", err=True)
-    with contextlib.suppress(OSError, ValueError):
-        sys.stderr.flush()
+    say(f"cp-sudoku: {tally.describe()}")
     with contextlib.suppress(Exception):
         # what the interpreter's exit runs first (private: typeshed does not declare it)
         multiprocessing.util._run_finalizers(0)  # type: ignore[attr-defined]
@@ -192,10 +206,9 @@ def internal(error: BaseException) -> NoReturn:
     if os.environ.get("CP_SUDOKU_DEBUG"):
         traceback.print_exception(error)
     text = str(error).splitlines()[0] if str(error) else ""
-    click.echo(
+    say(
         f"cp-sudoku: internal error: {type(error).__name__}{': ' + text if text else ''} "
-        f"({REPORT}; CP_SUDOKU_DEBUG=1 shows the traceback)",
-        err=True,
+        f"({REPORT}; CP_SUDOKU_DEBUG=1 shows the traceback)"
     )
     sys.exit(INTERNAL)
 
