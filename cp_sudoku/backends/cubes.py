@@ -35,28 +35,41 @@ from cp_sudoku.model import Grid, Puzzle
 
 #: A back end's search: puzzle, sink, clock, statistics -> whether it was exhausted.
 Search = Callable[[Puzzle, Sink, Clock, dict[str, int]], bool]
+#: A grid as a cube remembers it: its values as bytes when each fits one (a 9 x 9 grid in
+#: 114 bytes, not the tuple's 700), else the grid; either way ``packed[i]`` is cell i's value.
+Packed = bytes | Grid
+
+
+def packer(puzzle: Puzzle) -> Callable[[Grid], Packed]:
+    """How the cubes of ``puzzle`` remember a grid (:data:`Packed`)."""
+    return bytes if puzzle.min_value >= 0 and puzzle.max_value < 256 else tuple
 
 
 class CubeSink(Sink):
     """The sink of one cube's search: remembers the cube's grids (``found``, those
-    inherited from its parent included) and passes each new one to ``outer``.
+    inherited from its parent included, each packed by ``pack``) and passes each new one
+    to ``outer``.
 
     ``count`` is the cube's distinct grids, ``limit`` the inherited ones plus ``grids``:
     the sink is full once the cube has found ``grids`` new grids, or ``outer`` is full.
     """
 
-    def __init__(self, outer: Sink, grids: int, found: set[Grid]) -> None:
+    def __init__(
+        self, outer: Sink, grids: int, found: set[Packed], pack: Callable[[Grid], Packed]
+    ) -> None:
         super().__init__(len(found) + grids, 0, plain=True)
         self.outer = outer
         self.found = found
+        self.pack = pack
         self.count = len(found)
 
     def add(self, grid: Grid) -> bool:
         """Count ``grid`` once for this cube, and once in ``outer``; True when full."""
         if self.outer.full:
             return True
-        if grid not in self.found:
-            self.found.add(grid)
+        packed = self.pack(grid)
+        if packed not in self.found:
+            self.found.add(packed)
             self.count += 1
             self.outer.add(grid)
         return self.full
@@ -67,7 +80,7 @@ class CubeSink(Sink):
         return self.count >= self.limit or self.outer.full
 
 
-def split(cube: Puzzle, found: set[Grid]) -> list[tuple[Puzzle, set[Grid]]]:
+def split(cube: Puzzle, found: set[Packed]) -> list[tuple[Puzzle, set[Packed]]]:
     """The child cubes of ``cube`` and the grids of ``found`` each holds: one per
     candidate of the free cell on which ``found`` takes the most distinct values (the
     first such cell in row-major order), that cell given that value.  ``found`` holds at
@@ -103,16 +116,21 @@ def count_in_cubes(
 
     ``sink`` is handed each grid once (it may be plain).  One ``clock`` for every cube.
     ``stats``: the cubes' effort counts summed, those named in ``maxima`` (a largest gap)
-    their largest, those named in ``sizes`` (model size) the first cube's: the puzzle's.  Stops, False, when ``sink`` is full or a cube's search
-    stopped for any other reason than its ``grids`` (time or effort limit); raises what
-    ``search`` raises, with the statistics so far in ``stats``.
+    their largest, those named in ``sizes`` (model size) the first cube's: the puzzle's.
+    Stops, False, when ``sink`` is full or a cube's search stopped for any other reason
+    than its ``grids`` (time or effort limit); raises what ``search`` raises, with the
+    statistics so far in ``stats``.
+
+    Raises:
+        ValueError: ``grids`` below 2 (a cube of one grid has no cell to split on).
     """
     if grids < 2:
         raise ValueError(f"a cube must stop after 2 grids or more, got {grids}")
-    cubes: list[tuple[Puzzle, set[Grid]]] = [(puzzle, set())]
+    pack = packer(puzzle)
+    cubes: list[tuple[Puzzle, set[Packed]]] = [(puzzle, set())]
     while cubes:
         cube, found = cubes.pop()
-        own = CubeSink(sink, grids, found)
+        own = CubeSink(sink, grids, found, pack)
         figures: dict[str, int] = {}
         try:
             done = search(cube, own, clock, figures)
