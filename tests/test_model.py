@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from array import array
+from collections import UserList, deque
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cp_sudoku.backends import get_backend
 from cp_sudoku.io import parse_line
 from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.kinds.sudoku import sudoku
@@ -179,7 +182,8 @@ def _screened(compiled: bool) -> Iterator[None]:
         checker._SHAPES.clear()
 
 
-@pytest.mark.parametrize(
+#: Each test of the checker runs with its C screen and with its passes in Python.
+SCREENS = pytest.mark.parametrize(
     "compiled",
     [
         pytest.param(
@@ -192,6 +196,9 @@ def _screened(compiled: bool) -> Iterator[None]:
     ],
     ids=["C screen", "Python passes"],
 )
+
+
+@SCREENS
 @settings(max_examples=400, deadline=None)
 @given(case=corrupted_grids(), as_list=st.booleans())
 def test_the_checker_agrees_with_the_rules_cell_by_cell(
@@ -206,6 +213,35 @@ def test_the_checker_agrees_with_the_rules_cell_by_cell(
     expected = _breaks(puzzle, grid)
     assert bool(found) == bool(expected)
     assert len(found) == len(expected)
+
+
+class _List(list[int]):
+    pass
+
+
+class _Tuple(tuple[int, ...]):
+    __slots__ = ()
+
+
+@SCREENS
+@pytest.mark.parametrize(
+    "container",
+    [_List, _Tuple, lambda g: array("i", g), lambda g: array("B", g), deque, UserList],
+    ids=["list subclass", "tuple subclass", "array i", "array B", "deque", "UserList"],
+)
+def test_the_checker_reads_any_sequence(
+    compiled: bool, container: Callable[[list[int]], Sequence[int]]
+) -> None:
+    """A grid of integers in a sequence other than a list or a tuple is checked by the same
+    rules as in a list: a grid of ones breaks givens and repeats a value in every unit, a
+    solution passes."""
+    puzzle = parse_line(EASTER)
+    solution = get_backend("backtrack").solve(puzzle).solutions[0]
+    with _screened(compiled):
+        ones = violations(puzzle, container([1] * 81))
+        assert violations(puzzle, container(list(solution))) == []
+    assert sum(problem.endswith("repeats a value") for problem in ones) == 27
+    assert ones == violations(puzzle, [1] * 81)
 
 
 def test_checker_cages() -> None:

@@ -12,7 +12,6 @@ import click
 
 from cp_sudoku.cli import exits
 
-
 #: Allocations of containers between two collections of the youngest generation.
 YOUNG_GENERATION = 10_000
 

@@ -23,7 +23,10 @@ from cp_sudoku.model.puzzle import Puzzle, Reader
 
 
 def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
-    """Every rule ``grid`` (one value per cell, row-major) breaks, in words; empty if none."""
+    """Every rule ``grid`` (one value per cell, row-major; any sequence) breaks, in words;
+    empty if none."""
+    if type(grid) is not tuple and type(grid) is not list:  # the screens read these two alone
+        grid = tuple(grid)
     if len(grid) != len(puzzle.cells):
         return [f"grid has {len(grid)} values, expected {len(puzzle.cells)}"]
     shape = _shape(puzzle)
