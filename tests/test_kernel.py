@@ -176,18 +176,20 @@ def test_values_from_zero(backend: KernelBackend) -> None:
 
 
 def test_fallback_by_environment_variable() -> None:
-    """``CP_SUDOKU_NO_KERNEL=1``: the pure-Python search runs and says why."""
+    """``CP_SUDOKU_NO_KERNEL=1``: the pure-Python search runs and says why; the checker
+    asks its rules in Python too (no C screen)."""
     code = (
         "from cp_sudoku.backends import kernel, get_backend\n"
         "from cp_sudoku.io import parse_line\n"
+        "from cp_sudoku.model import checker\n"
         f"r = get_backend('kernel').solve(parse_line({TUTORIAL!r}))\n"
-        "print(kernel.compiled(), kernel.KERNEL_MISSING, r.status)\n"
+        "print(kernel.compiled(), kernel.KERNEL_MISSING, r.status, checker._SCREEN)\n"
     )
     env = {**os.environ, "CP_SUDOKU_NO_KERNEL": "1"}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    assert out.stdout.strip() == "False CP_SUDOKU_NO_KERNEL is set unique"
+    assert out.stdout.strip() == "False CP_SUDOKU_NO_KERNEL is set unique None"
 
 
 def _sudoku_large(data: Path, name: str) -> list[Puzzle]:

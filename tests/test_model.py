@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from array import array
+from collections import UserList, deque
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cp_sudoku.backends import get_backend
 from cp_sudoku.io import parse_line
 from cp_sudoku.kinds.jigsaw import jigsaw
 from cp_sudoku.kinds.sudoku import sudoku
@@ -16,6 +22,7 @@ from cp_sudoku.model import (
     PuzzleError,
     Unit,
     cell_name,
+    checker,
     clashes,
     is_solution,
     violations,
@@ -135,11 +142,15 @@ def corrupted_grids(draw: st.DrawFn) -> tuple[Puzzle, tuple[object, ...]]:
     for _ in range(draw(st.integers(0, 3))):
         i = draw(st.integers(0, len(grid) - 1))
         j = draw(st.integers(0, len(grid) - 1))
-        change = draw(st.sampled_from(["swap", "value", "bool", "float", "str", "drop", "add"]))
+        change = draw(
+            st.sampled_from(["swap", "value", "huge", "bool", "float", "str", "drop", "add"])
+        )
         if change == "swap":
             grid[i], grid[j] = grid[j], grid[i]
         elif change == "value":
             grid[i] = draw(st.integers(-1, n + 1))
+        elif change == "huge":  # past a C long
+            grid[i] = draw(st.sampled_from([2**63, -(2**63) - 1, 2**100]))
         elif change == "bool":
             grid[i] = True
         elif change == "float":
@@ -157,17 +168,80 @@ def corrupted_grids(draw: st.DrawFn) -> tuple[Puzzle, tuple[object, ...]]:
     return sudoku(givens, box=box, extras=extras), tuple(grid)
 
 
+@contextmanager
+def _screened(compiled: bool) -> Iterator[None]:
+    """The checker with its C screen (``compiled``) or its passes in Python, its shapes
+    made anew either way."""
+    kept = checker._SCREEN
+    checker._SCREEN = kept if compiled else None
+    checker._SHAPES.clear()
+    try:
+        yield
+    finally:
+        checker._SCREEN = kept
+        checker._SHAPES.clear()
+
+
+#: Each test of the checker runs with its C screen and with its passes in Python.
+SCREENS = pytest.mark.parametrize(
+    "compiled",
+    [
+        pytest.param(
+            True,
+            marks=pytest.mark.skipif(
+                checker._SCREEN is None, reason="the C screen is not built: pip install -e ."
+            ),
+        ),
+        False,
+    ],
+    ids=["C screen", "Python passes"],
+)
+
+
+@SCREENS
 @settings(max_examples=400, deadline=None)
-@given(case=corrupted_grids())
+@given(case=corrupted_grids(), as_list=st.booleans())
 def test_the_checker_agrees_with_the_rules_cell_by_cell(
-    case: tuple[Puzzle, tuple[object, ...]],
+    compiled: bool, case: tuple[Puzzle, tuple[object, ...]], as_list: bool
 ) -> None:
-    """The checker's passes in C (types, range, givens, every unit at once) pass exactly
-    the grids the rules pass, one cell and one unit at a time, and name as many breaks."""
+    """The checker's screen (types, range, every unit at once: in C, or in a few passes in
+    Python without it) and givens pass exactly the grids the rules pass, one cell and one
+    unit at a time, and name as many breaks; a grid as a tuple or a list."""
     puzzle, grid = case
-    found, expected = violations(puzzle, grid), _breaks(puzzle, grid)  # type: ignore[arg-type]
+    with _screened(compiled):
+        found = violations(puzzle, list(grid) if as_list else grid)  # type: ignore[arg-type]
+    expected = _breaks(puzzle, grid)
     assert bool(found) == bool(expected)
     assert len(found) == len(expected)
+
+
+class _List(list[int]):
+    pass
+
+
+class _Tuple(tuple[int, ...]):
+    __slots__ = ()
+
+
+@SCREENS
+@pytest.mark.parametrize(
+    "container",
+    [_List, _Tuple, lambda g: array("i", g), lambda g: array("B", g), deque, UserList],
+    ids=["list subclass", "tuple subclass", "array i", "array B", "deque", "UserList"],
+)
+def test_the_checker_reads_any_sequence(
+    compiled: bool, container: Callable[[list[int]], Sequence[int]]
+) -> None:
+    """A grid of integers in a sequence other than a list or a tuple is checked by the same
+    rules as in a list: a grid of ones breaks givens and repeats a value in every unit, a
+    solution passes."""
+    puzzle = parse_line(EASTER)
+    solution = get_backend("backtrack").solve(puzzle).solutions[0]
+    with _screened(compiled):
+        ones = violations(puzzle, container([1] * 81))
+        assert violations(puzzle, container(list(solution))) == []
+    assert sum(problem.endswith("repeats a value") for problem in ones) == 27
+    assert ones == violations(puzzle, [1] * 81)
 
 
 def test_checker_cages() -> None:

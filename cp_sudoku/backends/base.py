@@ -133,8 +133,9 @@ def _contradictions(puzzle: Puzzle) -> list[Clash]:
 def load_kernel() -> tuple[ModuleType | None, str | None]:
     """The compiled C extension ``cp_sudoku.backends._kernel`` (the ``kernel`` back end's
     search, the deduction engine's chain searches) and None, or None and why it is not
-    used: the environment variable ``CP_SUDOKU_NO_KERNEL`` is set to a non-empty value,
-    or the extension is not built (``pip install -e .`` builds it)."""
+    used: the environment variable ``CP_SUDOKU_NO_KERNEL`` is set to a non-empty value
+    (it also switches off the checker's C screen, :mod:`cp_sudoku.model.checker`), or the
+    extension is not built (``pip install -e .`` builds it)."""
     if os.environ.get("CP_SUDOKU_NO_KERNEL"):
         return None, "CP_SUDOKU_NO_KERNEL is set"
     try:

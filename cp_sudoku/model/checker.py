@@ -2,15 +2,20 @@
 
 Written straight from the rules (each constraint's ``holds``); it shares no
 code with any back end, and every grid a back end returns is re-verified here.
-For a puzzle of units alone the same rules are first asked in a few passes in C
-(integers, the value range, the givens, no value twice in a unit: :class:`_Shape`);
-the rule-by-rule loop then names what a grid breaks.  ``tests/test_model.py`` checks
-the two against the rules cell by cell on random and corrupted grids.
+For a puzzle of units alone the same rules are first asked at once (:meth:`_Shape.screen`:
+integers, the value range, no value twice in a unit), in one pass of a small C extension
+(``cp_sudoku/model/_screen.c``, its own: built by ``pip install -e .``) or, without it,
+in a few passes of Python's bytes operations; the givens are then compared, and the
+rule-by-rule loop names what a grid breaks.  ``tests/test_model.py`` checks both screens
+against the rules cell by cell on random and corrupted grids.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from array import array
+from collections.abc import Callable, Sequence
+from importlib import import_module
 
 from cp_sudoku.constraints import Unit
 from cp_sudoku.errors import Cell, cell_name
@@ -18,11 +23,15 @@ from cp_sudoku.model.puzzle import Puzzle, Reader
 
 
 def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
-    """Every rule ``grid`` (one value per cell, row-major) breaks, in words; empty if none."""
+    """Every rule ``grid`` (one value per cell, row-major; any sequence) breaks, in words;
+    empty if none."""
+    if type(grid) is not tuple and type(grid) is not list:  # the screens read these two alone
+        grid = tuple(grid)
     if len(grid) != len(puzzle.cells):
         return [f"grid has {len(grid)} values, expected {len(puzzle.cells)}"]
     shape = _shape(puzzle)
-    if tuple(map(type, grid)) != shape.ints or (packed := shape.in_range(grid)) is None:
+    screened = shape.screen(grid)
+    if screened is None:
         values = puzzle.values
         return [
             f"{cell_name(cell)} is {v}, outside {puzzle.min_value}..{puzzle.max_value}"
@@ -35,7 +44,7 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
         for cell, v in puzzle.givens.items()
         if grid[index[cell]] != v
     ]
-    if shape.only_units and not shape.repeat(grid, packed):
+    if screened:
         return problems  # else the loop below names each unit that repeats a value
     for constraint, read in zip(puzzle.constraints, puzzle.readers, strict=True):
         if not constraint.holds(read(grid)):
@@ -48,8 +57,9 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
 class _Shape:
     """What the checker asks of every puzzle of one structure (cells, constraints) and
     value range, made once: the cell index, the values as bytes, and, for a puzzle of
-    units alone, its units for the question "does any repeat a value?" asked in a few
-    passes in C (the rule is the same: no value twice in a unit).
+    units alone, its units for the question "does any repeat a value?" (the rule is the
+    same: no value twice in a unit): for the C screen, the cell places of each unit;
+    without it, for a few passes of bytes operations, as follows.
 
     The units fall into *layers* of units that cover every cell once (a Sudoku's rows,
     its columns, its boxes).  In a layer, cell ``i`` with value ``v`` in its ``k``-th unit
@@ -81,8 +91,22 @@ class _Shape:
         self.ints = (int,) * self.size  # the types of a grid of integers (no bool)
         self.groups: tuple[tuple[int, int, bytes], ...] = ()  # (layers, offset, all keys)
         self.rest: tuple[Reader, ...] = ()
-        if self.only_units:
+        #: the C screen and its units (:func:`_compiled_units`), None where it does not serve
+        self.compiled = _compiled_units(puzzle, _SCREEN) if _SCREEN is not None else None
+        if self.only_units and self.compiled is None:
             self._layer(puzzle, fits)
+
+    def screen(self, grid: Sequence[int]) -> bool | None:
+        """None when a value of ``grid`` (one per cell) is not an ``int`` (a bool is not
+        one) in the value range; else whether no unit repeats a value, for a puzzle of
+        units alone (False for any other: its rules are read one by one)."""
+        if self.compiled is not None:
+            screen, places, ends = self.compiled
+            screened = screen(grid, self.low, self.high, places, ends)
+            return screened and self.only_units if screened is not None else None
+        if tuple(map(type, grid)) != self.ints or (packed := self.in_range(grid)) is None:
+            return None
+        return self.only_units and not self.repeat(grid, packed)
 
     def _layer(self, puzzle: Puzzle, fits: bool) -> None:
         size, low, span = self.size, self.low, self.high - self.low + 1
@@ -145,6 +169,41 @@ class _Shape:
             return False
         seen = [read(grid) for read in self.rest]
         return sum(map(len, map(set, seen))) != sum(map(len, seen))
+
+
+def _load_screen() -> Callable[..., bool | None] | None:
+    """The C screen (``cp_sudoku/model/_screen.c``, built by ``pip install -e .``), or None
+    when it is not built or ``CP_SUDOKU_NO_KERNEL`` is set: the passes in Python serve."""
+    if os.environ.get("CP_SUDOKU_NO_KERNEL"):
+        return None
+    try:
+        screen: Callable[..., bool | None] = import_module("cp_sudoku.model._screen").screen
+    except ImportError:
+        return None
+    return screen
+
+
+_SCREEN = _load_screen()
+#: The widest value range the C screen takes (it keeps a stamp per value).
+_SCREEN_SPAN = 1 << 16
+
+
+def _compiled_units(
+    puzzle: Puzzle, screen: Callable[..., bool | None]
+) -> tuple[Callable[..., bool | None], bytes, bytes] | None:
+    """``screen`` with the cell places of ``puzzle``'s units one after the other, and where
+    each unit ends, as native ints (no unit for a puzzle of other rules too: it screens the
+    values alone); None when its values do not fit the screen."""
+    low, high = puzzle.min_value, puzzle.max_value
+    if not (-(1 << 30) < low <= high < 1 << 30) or high - low >= _SCREEN_SPAN:
+        return None
+    places, ends = array("i"), array("i")
+    if puzzle.only_units:
+        index = puzzle.index
+        for unit in puzzle.units:
+            places.extend(index[cell] for cell in unit.cells)
+            ends.append(len(places))
+    return screen, places.tobytes(), ends.tobytes()
 
 
 #: id(constraints) -> the :class:`_Shape` of the puzzles met that hold them: the puzzles of

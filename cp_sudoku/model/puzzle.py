@@ -266,7 +266,8 @@ class Puzzle:
                 f"{self.min_value}..{self.max_value}",
                 cells=[self.cells[place]],
             )
-        givens = zip(compress(self.cells, grid), grid.translate(None, b"\0"), strict=True)
+        # as many cells kept as non-zero bytes: no zip(strict=True) needed (0.5 us a line)
+        givens = zip(compress(self.cells, grid), grid.translate(None, b"\0"))  # noqa: B905
         return self._copy(dict(givens), name)
 
     def _copy(self, givens: dict[Cell, int], name: str) -> Puzzle:
