@@ -88,12 +88,14 @@ def test_a_file_of_links_reads_one_puzzle_per_line(data: Path, tmp_path: Path) -
     assert entries[1].puzzle.givens[(0, 0)] == 9  # Ripples' given at r1c1
 
 
-def test_a_link_typed_on_the_command_line_is_a_puzzle(data: Path) -> None:
+@pytest.mark.parametrize("scheme", ["https://www.", "http://", "www.", ""])
+def test_a_link_typed_on_the_command_line_is_a_puzzle(data: Path, scheme: str) -> None:
     """A new user's finding: a link pasted as the argument was taken for a file name
-    ("no such file: https://www.f-puzzles.com/?load=...")."""
+    ("no such file: https://www.f-puzzles.com/?load=..."); an attacker's: without its
+    ``https://`` too."""
     solution = (data / FOLDER / "rangsk-6x6-extreme-killer.solution.txt").read_text().split()
     encoded = (data / FOLDER / "rangsk-6x6-extreme-killer.fpuzzles.txt").read_text().strip()
-    link = f"https://www.f-puzzles.com/?load={encoded}"
+    link = f"{scheme}f-puzzles.com/?load={encoded}"
     result = CliRunner().invoke(main, ["check", link, "--backend", "cpsat"])
     assert result.exit_code == 0, result.output
     assert result.stdout.split()[:3] == ["<argument>:1", "unique", "".join(solution)]

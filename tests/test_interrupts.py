@@ -263,6 +263,18 @@ def test_count_interrupted_claims_no_limit() -> None:
     )
 
 
+def test_compare_interrupted_prints_the_table_of_the_puzzles_compared(many: Path) -> None:
+    """Left open at the last stop: a Ctrl-C lost ``compare``'s whole table.  Now the table
+    of the puzzles compared comes first, and it counts as many as the interrupt line."""
+    stopped = interrupt(["compare", str(many), "--backend", "sat"], 1.5, opened=many)
+    assert_stopped_cleanly(stopped)
+    assert stopped.code == 130 and stopped.done > 0, stopped.stderr
+    assert "the puzzles compared before the interrupt" in stopped.stdout
+    statuses = re.search(r"│ sat +│ ([\d,]+) unique +│", stopped.stdout)
+    assert statuses is not None, stopped.stdout
+    assert int(statuses[1].replace(",", "")) == stopped.done
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "args",

@@ -21,10 +21,14 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import import_module
 from types import ModuleType
 from typing import Any, ClassVar, Literal
 
+from cp_sudoku.backends.cubes import Search, count_in_cubes
+from cp_sudoku.backends.sink import Clock as Clock
+from cp_sudoku.backends.sink import Sink as Sink
 from cp_sudoku.constraints.base import OutOfTime, compile_deadline
 from cp_sudoku.errors import PuzzleError, Unsupported, UsageError
 from cp_sudoku.model import (
@@ -165,96 +169,6 @@ def check_limits(limit: int, time_limit: float | None) -> float | None:
 MAX_TIMER_SECONDS = 1e9
 
 
-class Clock:
-    """The deadline of one call: ``expired()`` and ``remaining()`` seconds (None: no limit)."""
-
-    def __init__(self, time_limit: float | None) -> None:
-        self.start = time.perf_counter()
-        self.deadline = None if time_limit is None else self.start + time_limit
-
-    def expired(self) -> bool:
-        """Whether the time limit has passed."""
-        return self.deadline is not None and time.perf_counter() >= self.deadline
-
-    def remaining(self) -> float | None:
-        """Seconds left (at least 0), or None without a limit."""
-        if self.deadline is None:
-            return None
-        return max(0.0, self.deadline - time.perf_counter())
-
-    def end(self) -> None:
-        """Take the time limit as passed now: a solver given :meth:`remaining` seconds as
-        its own limit ended at it by its own clock, which may stop a moment before this
-        one's deadline (CP-SAT stops when its next look would pass it: up to 8 ms early
-        measured on a 0.3 s limit)."""
-        if self.deadline is not None:
-            self.deadline = min(self.deadline, time.perf_counter())
-
-
-class Sink:
-    """Takes the grids a search finds: de-duplicates, counts, keeps the first few.
-
-    :meth:`add` returns True when the search should stop (the limit is
-    reached).  Memory: the kept grids plus one hash per distinct grid, none after
-    :meth:`recount`.
-    """
-
-    def __init__(self, limit: int, keep: int, *, plain: bool = False) -> None:
-        """``plain``: the search never hands over a grid twice, so no hash is kept of
-        the grids only counted (as after :meth:`recount`)."""
-        self.limit = limit
-        self.keep = keep
-        self.kept: list[Grid] = []
-        self.count = 0
-        self._seen: set[int] = set()
-        self._grids: set[Grid] = set()
-        self._plain = plain
-
-    @property
-    def hashes(self) -> int:
-        """The grids known by their hash only (counted, not kept)."""
-        return len(self._seen)
-
-    def recount(self) -> None:
-        """Forget every grid: a search that finds each grid once (no restart) counts them
-        again, and no hash is kept from now on, so memory stays flat at any limit."""
-        self.count = 0
-        self.kept.clear()
-        self._grids.clear()
-        self._seen.clear()
-        self._plain = True
-
-    def add(self, grid: Grid) -> bool:
-        """Record ``grid``; True when ``limit`` distinct grids have been found.
-
-        Kept grids are compared exactly; a grid only counted is known by its
-        hash, so a repeat of it is not counted twice.
-        """
-        key = hash(grid)
-        if grid in self._grids:
-            return self.full
-        if key in self._seen and len(self.kept) < self.count:
-            return self.full  # the hash of a grid counted but not kept
-        if not self._plain:
-            self._seen.add(key)
-        self.count += 1
-        if len(self.kept) < self.keep:
-            self.kept.append(grid)
-            self._grids.add(grid)
-        return self.full
-
-    def count_more(self, extra: int) -> None:
-        """Count ``extra`` more grids, not handed over, that the search guarantees distinct
-        from each other and from those added (a search that splits the space on each guess
-        finds every grid once)."""
-        self.count += extra
-
-    @property
-    def full(self) -> bool:
-        """Whether the limit is reached."""
-        return self.count >= self.limit
-
-
 @dataclass(frozen=True)
 class Option:
     """One option a back end accepts: its type, default and meaning."""
@@ -307,6 +221,14 @@ class Backend(ABC):
     distinct_grids: ClassVar[bool] = False
     #: The statistics that measure encoding size (not effort).
     size_statistics: ClassVar[tuple[str, ...]] = ()
+    #: The effort statistics that are a largest value, not a sum (a largest gap).
+    peak_statistics: ClassVar[tuple[str, ...]] = ()
+    #: Its one search remembers every grid it finds (CP-SAT blocks each solution inside,
+    #: a no-good row per grid, every solution read back at once), so a count past this
+    #: many grids searches cubes of the puzzle, each stopped after this many new grids
+    #: (:mod:`cp_sudoku.backends.cubes`): memory stays flat at any limit.  None: one
+    #: search, whatever the limit (its memory does not grow with the grids).
+    cube_grids: ClassVar[int | None] = None
     #: Option name -> :class:`Option`.
     options: ClassVar[Mapping[str, Option]] = {}
 
@@ -360,16 +282,15 @@ class Backend(ABC):
         with self._lock:
             clock = Clock(time_limit)
             kept = limit if keep is None else min(keep, limit)
-            sink = Sink(limit, kept, plain=self.distinct_grids)
+            search, plain = self._search_for(limit)
+            sink = Sink(limit, kept, plain=plain)
             stats: dict[str, int] = {}
             far: list[Clash] = []
             reason = None
             try:
                 with compile_deadline(clock.deadline):  # the whole work, given checks included
                     far = _contradictions(puzzle)  # clues that clash: none, even if declined
-                    complete = (
-                        not far and declined is None and self.search(puzzle, sink, clock, stats)
-                    )
+                    complete = not far and declined is None and search(puzzle, sink, clock, stats)
                 stopped = None
             except Interrupted:
                 complete, stopped = False, "interrupted"
@@ -399,6 +320,21 @@ class Backend(ABC):
             stopped=stopped,
             reason=reason,
         )
+
+    def _search_for(self, limit: int) -> tuple[Search, bool]:
+        """The search for ``limit`` grids: :meth:`search`, or past :attr:`cube_grids` it
+        over cubes; and whether it hands the sink each grid once (a plain sink)."""
+        grids = self.cube_grids
+        if grids is None or limit <= grids:
+            return self.search, self.distinct_grids
+        search = partial(
+            count_in_cubes,
+            self.search,
+            grids=grids,
+            sizes=self.size_statistics,
+            maxima=self.peak_statistics,
+        )
+        return search, True
 
     def effort_words(self, limit: int) -> str | None:
         """What a stop by ``effort limit`` means for a search for ``limit`` solutions, as

@@ -316,6 +316,7 @@ class CpSatBackend(Backend):
     summary = "OR-Tools CP-SAT: all-different per unit, linear and table constraints"
     statistics: ClassVar[tuple[str, ...]] = ("branches", "conflicts", "variables", "constraints")
     size_statistics: ClassVar[tuple[str, ...]] = ("variables", "constraints")
+    cube_grids: ClassVar[int | None] = 1000  # CP-SAT blocks each solution it enumerates
     options: ClassVar[dict[str, Option]] = {
         "reduce_domains": Option(bool, True, "domains reduced by the givens"),
         "reuse": Option(bool, True, "one model per shape, domains rewritten per puzzle"),

@@ -119,6 +119,7 @@ class MiniZincBackend(Backend):
         "propagators",
     )
     size_statistics: ClassVar[tuple[str, ...]] = ("variables", "propagators")
+    cube_grids: ClassVar[int | None] = 5000  # every solution of a run read back at once
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)

@@ -82,6 +82,8 @@ class MipBackend(Backend):
         "rows",
     )
     size_statistics: ClassVar[tuple[str, ...]] = ("variables", "rows")
+    peak_statistics: ClassVar[tuple[str, ...]] = ("gap_ppm",)
+    cube_grids: ClassVar[int | None] = 4  # SCIP: a no-good row per grid; measured in docs/cli.md
     options: ClassVar[dict[str, Option]] = {
         "reduce_domains": Option(bool, True, "binaries only for the givens' candidates"),
     }

@@ -43,24 +43,35 @@ def compare(puzzle_or_file: str, solving: Solving, reading: Reading) -> None:
     rows = {name: Row(backend_class(name).size_statistics) for name in plan.names}
 
     def add(entry: Entry, puzzle: Puzzle, checked: Checked) -> int:
-        for name, result in checked.verdict.results.items():  # a stand-in gets a row too
-            rows.setdefault(name, Row(backend_class(name).size_statistics)).add(result)
+        def into_rows(_: str) -> None:  # a puzzle's output is its part of the table
+            for name, result in checked.verdict.results.items():  # a stand-in gets a row too
+                rows.setdefault(name, Row(backend_class(name).size_statistics)).add(result)
+
         for line in problems(entry.label, checked.verdict, checked.mismatch):
             click.echo(line, err=True)
-        exits.tally().done += 1
+        exits.tally().finish(into_rows, "")  # counted with its rows: the table keeps what's counted
         return of_verdict(checked.verdict, checked.mismatch)
 
-    code = each_puzzle(puzzle_or_file, reading, check, plan, add)
-    if not any(row.statuses for row in rows.values()):  # no puzzle read: the errors say why
-        sys.exit(code)
     title = puzzle_or_file if len(puzzle_or_file) < 60 else "the puzzle"
+    try:
+        code = each_puzzle(puzzle_or_file, reading, check, plan, add)
+    except KeyboardInterrupt:  # a Ctrl-C or SIGTERM: the puzzles compared keep their table
+        _print_table(rows, f"{title}, the puzzles compared before the interrupt")
+        raise
+    _print_table(rows, title)
+    sys.exit(code)
+
+
+def _print_table(rows: dict[str, Row], title: str) -> None:
+    """The table of ``rows`` on stdout; nothing when no puzzle was read (the errors say why)."""
+    if not any(row.statuses for row in rows.values()):
+        return
     table = Table(title=f"Back ends on {title}", title_justify="left")
     for heading in ("back end", "status", "time", "effort", "encoding"):
         table.add_column(heading, justify="right" if heading == "time" else "left")
     for name, row in rows.items():
         table.add_row(name, *row.cells())
     Console(highlight=False).print(table)
-    sys.exit(code)
 
 
 class Row:

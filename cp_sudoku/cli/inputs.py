@@ -11,6 +11,7 @@ from pathlib import Path
 from cp_sudoku.cli.options import Reading
 from cp_sudoku.io import Entry, count_entries, detect_format, read_file, read_lines
 from cp_sudoku.io import read_text as read_argument
+from cp_sudoku.io.fpuzzles_link import looks_like_fpuzzles
 from cp_sudoku.io.registry import HEAD_LINES
 from cp_sudoku.model import UsageError
 
@@ -29,8 +30,9 @@ def _names_a_file(target: str, reading: Reading) -> bool:
     """A path (``/``), a name with an extension that is no puzzle, or, without
     ``--alphabet``, a word with no digit and no blank (``models``): the default
     alphabets are digits (and letters after 9), so no puzzle is written that way.  A link
-    (``https://www.f-puzzles.com/?load=...``) is a puzzle, not a file."""
-    if re.match(r"https?://", target):
+    (``https://www.f-puzzles.com/?load=...``, with or without its scheme) is a puzzle, not a
+    file."""
+    if re.match(r"https?://", target) or looks_like_fpuzzles(target):
         return False
     if "/" in target or (re.search(r"\.[a-z][a-z0-9]{1,4}$", target) and not _puzzle_like(target)):
         return True
