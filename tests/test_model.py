@@ -244,6 +244,23 @@ def test_the_checker_reads_any_sequence(
     assert ones == violations(puzzle, [1] * 81)
 
 
+@SCREENS
+def test_a_value_that_is_not_an_int_is_named_with_its_type(compiled: bool) -> None:
+    """A value of another type reads as the value it is not (``'5'``, ``5.0``, ``True``
+    print as 5, 5.0, True): the message shows its repr and its type."""
+    puzzle = parse_line(EASTER)
+    grid: list[object] = list(get_backend("backtrack").solve(puzzle).solutions[0])
+    grid[1:5] = ["5", 5.0, True, 10]
+    with _screened(compiled):
+        found = violations(puzzle, grid)  # type: ignore[arg-type]
+    assert found == [
+        "r1c2 is '5' (str), expected an int in 1..9",
+        "r1c3 is 5.0 (float), expected an int in 1..9",
+        "r1c4 is True (bool), expected an int in 1..9",
+        "r1c5 is 10, outside 1..9",
+    ]
+
+
 def test_checker_cages() -> None:
     cells = ((0, 0), (0, 1))
     puzzle = Puzzle(

@@ -32,9 +32,11 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     shape = _shape(puzzle)
     screened = shape.screen(grid)
     if screened is None:
-        values = puzzle.values
+        values, span = puzzle.values, f"{puzzle.min_value}..{puzzle.max_value}"
         return [
-            f"{cell_name(cell)} is {v}, outside {puzzle.min_value}..{puzzle.max_value}"
+            f"{cell_name(cell)} is {v}, outside {span}"
+            if type(v) is int
+            else f"{cell_name(cell)} is {v!r} ({type(v).__name__}), expected an int in {span}"
             for cell, v in zip(puzzle.cells, grid, strict=True)
             if type(v) is not int or v not in values
         ]
