@@ -7,6 +7,10 @@ the rest, the same way for every back end: it checks the arguments, declines
 a puzzle with constraint types the back end does not compile, keeps at most
 ``limit`` distinct grids, times the call, and builds the :class:`Result`.
 
+:class:`Sink` and :class:`Clock` live in :mod:`cp_sudoku.backends.sink` (imported from here
+too); a back end whose search grows with each grid declares :attr:`Backend.cube_grids` and
+counts in cubes (:mod:`cp_sudoku.backends.cubes`).
+
 Thread safety: a built back end holds compiled state, so :meth:`Backend.solve`
 takes the back end's lock; threads sharing one back end take turns.  For
 parallel solving give each thread (or process) its own back end.

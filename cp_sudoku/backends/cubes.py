@@ -16,14 +16,16 @@ which its grids take the most distinct values: one child cube per candidate of t
 so that meeting them again does not count them twice.  The children are searched depth
 first.  The children of a split partition their parent's grids, so no grid is counted in
 two cubes and the call's sink needs no hash of the grids it counts; a cube remembers its
-own grids, which also counts once a grid that one search hands over twice.  The same
-scheme, with assumptions for extra givens, is the ``sat`` back end's
-:func:`~cp_sudoku.backends.sat.enumerate_models` (after cube-and-conquer: Heule, Kullmann,
-Wieringa and Biere, *Cube and Conquer*, HVC 2011).
+own grids, which also counts once a grid that one search hands over twice.  The ``sat``
+back end's :func:`~cp_sudoku.backends.sat.enumerate_models` splits the same way, with
+assumptions for extra givens and blocking clauses for inherited grids (after
+cube-and-conquer: Heule, Kullmann, Wieringa and Biere, *Cube and Conquer: Guiding CDCL SAT
+Solvers by Lookaheads*, HVC 2011).
 
-Memory: the grids of the cubes waiting on the stack, a few times ``grids`` per level
-(measured in ``docs/cli.md``, "count memory").  Time: each cube starts its back end's
-search again and meets its inherited grids again.
+Memory: the grids of the cubes waiting on the stack, packed (:data:`Packed`), fewer than
+the grids of the cube split at each level, and at most one level per cell (measured in
+``docs/cli.md``, "count memory").  Time: each cube starts its back end's search again and
+meets its inherited grids again.
 """
 
 from __future__ import annotations
