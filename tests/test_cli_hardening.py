@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from test_cli import TUTORIAL_4X4, Terminal, invoke
 
 from cp_sudoku.cli import count as count_command
-from cp_sudoku.cli import exits, main
+from cp_sudoku.cli import exits, group, main
 from cp_sudoku.crosscheck import Count
 from cp_sudoku.encodings.exporters import EXPORTERS
 from cp_sudoku.run import pool
@@ -328,6 +328,24 @@ def test_json_object_option() -> None:
     setting = 'cpsat.parameters={"random_seed": 7}'
     result = invoke("check", TUTORIAL_4X4, "--jobs", "1", "--backend", "cpsat", "--option", setting)
     assert result.exit_code == 0, result.output
+
+
+def test_a_server_keeps_pythons_young_generation_and_a_run_raises_it() -> None:
+    """``serve`` keeps the collector's threshold (its requests leave garbage in cycles, its
+    memory stays down); ``check`` raises it to YOUNG_GENERATION. In a fresh process."""
+    code = (
+        "import gc\n"
+        "from cp_sudoku.cli import main\n"
+        "start = gc.get_threshold()[0]\n"
+        "main.get_command(None, 'serve')\n"
+        "served = gc.get_threshold()[0]\n"
+        "main.get_command(None, 'check')\n"
+        "print(start, served, gc.get_threshold()[0])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == ["700", "700", str(group.YOUNG_GENERATION)]
 
 
 # --- Exporters -------------------------------------------------------------------------------

@@ -14,6 +14,10 @@ from cp_sudoku.cli import exits
 
 #: Allocations of containers between two collections of the youngest generation.
 YOUNG_GENERATION = 10_000
+#: Commands that keep Python's threshold: a server's requests leave garbage in cycles (an
+#: error's traceback holds its request body), kept longer at YOUNG_GENERATION (its memory
+#: measured in docs/performance.md, "The collector's young generation and the server").
+SERVERS = frozenset({"serve"})
 
 
 class Group(click.Group):
@@ -39,9 +43,11 @@ class Group(click.Group):
             # sight, a full collection during a run no longer walks them (about 10 us a
             # puzzle of `check`, docs/performance.md).  A run makes many short-lived
             # containers a puzzle, freed by their counts: a young collection every
-            # YOUNG_GENERATION of them, not Python's 700, walks the survivors less often.
+            # YOUNG_GENERATION of them, not Python's 700, walks the survivors less often
+            # (not in a server, SERVERS).
             gc.freeze()
-            gc.set_threshold(YOUNG_GENERATION, *gc.get_threshold()[1:])
+            if cmd_name not in SERVERS:
+                gc.set_threshold(YOUNG_GENERATION, *gc.get_threshold()[1:])
         return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
