@@ -14,7 +14,12 @@ Prints the figures per puzzle and, over the blocks, the median of check's rate a
 of bench's ``cpu_per_second`` (the solve calls alone) and of bench's rate of reading and
 solving (``read_cpu_seconds`` added); with several rounds, also the share of the least CPU
 time per block, each side's least over the rounds, summed over the blocks (a disturbance of
-the machine only adds time, so the least is the figure least moved by it).
+the machine only adds time, so the least is the figure least moved by it).  Last, the share
+with check's own solve calls replaced by bench's (``bench / (bench + rest)``, the rest being
+check's CPU time besides its solve calls on their thread's clock): both sides make the same
+solve calls on the same block, so this share is moved only by what check does besides them,
+not by the speed the machine happened to give the same solves a moment apart (which moves
+the first figure by several points either way between two runs of one tree).
 
 Usage::
 
@@ -89,6 +94,7 @@ def main(path: str, backend: str, block: int, blocks: int, rounds: int, as_json:
     totals = dict.fromkeys(("solve", "read", "check", "bench thread", "check thread"), 0.0)
     alone: list[float] = []
     with_reading: list[float] = []
+    at_bench_speed: list[float] = []
     best: dict[str, tuple[float, float]] = {}  # block -> least CPU of bench, of check
     with tempfile.TemporaryDirectory() as folder:
         parts = []
@@ -107,6 +113,8 @@ def main(path: str, backend: str, block: int, blocks: int, rounds: int, as_json:
                 least = best.get(part, (record.cpu_seconds, checking))
                 best[part] = (min(least[0], record.cpu_seconds), min(least[1], checking))
                 alone.append(record.cpu_seconds / checking)
+                rest = checking - in_check[0]  # check's CPU besides its own solve calls
+                at_bench_speed.append(record.cpu_seconds / (record.cpu_seconds + rest))
                 with_reading.append((record.cpu_seconds + record.read_cpu_seconds) / checking)
                 for key, value in (
                     ("solve", record.cpu_seconds),
@@ -132,6 +140,10 @@ def main(path: str, backend: str, block: int, blocks: int, rounds: int, as_json:
         )
         click.echo(f"  of the least CPU per block over the rounds, summed: {fastest:.1%}")
     click.echo(f"check's rate / bench's rate of reading and solving: {_quartiles(with_reading)}")
+    click.echo(
+        "check's rate / bench's cpu_per_second, check's solve calls taken at bench's time: "
+        f"{_quartiles(at_bench_speed)}"
+    )
 
 
 if __name__ == "__main__":

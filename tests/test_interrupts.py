@@ -263,6 +263,20 @@ def test_count_interrupted_claims_no_limit() -> None:
     )
 
 
+@pytest.mark.slow
+def test_ctrl_c_during_a_scip_solve_stops_the_run() -> None:
+    """An attacker's finding: SCIP took the Ctrl-C for itself ("pressed CTRL-C 1 times"),
+    ended its solve as at an effort limit, and the run went on to its time limit (exit 3,
+    24.6 s after the signal).  Its handler is off now: the run stops as on every back end."""
+    empty_25x25 = "." * 625
+    args = ["check", empty_25x25, "--alphabet", "1-9A-P", "--backend", "mip", "--time-limit", "60"]
+    stopped = interrupt(args, 6.0)
+    assert_stopped_cleanly(stopped)
+    assert stopped.code == 130, stopped.stderr
+    assert "CTRL-C" not in stopped.stderr and "unknown" not in stopped.stdout
+    assert stopped.seconds < 5  # a generous anti-hang bound (it took under 0.1 s here)
+
+
 def test_compare_interrupted_prints_the_table_of_the_puzzles_compared(many: Path) -> None:
     """Left open at the last stop: a Ctrl-C lost ``compare``'s whole table.  Now the table
     of the puzzles compared comes first, and it counts as many as the interrupt line."""

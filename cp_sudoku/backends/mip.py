@@ -51,6 +51,9 @@ def build_solver(mip: Mip) -> tuple[Any, list[Any]]:
     from ortools.linear_solver import pywraplp
 
     solver = pywraplp.Solver.CreateSolver("SCIP")
+    # SCIP's own SIGINT handler would take a Ctrl-C as "stop this solve" (an effort
+    # limit) and leave the run going; without it the command stops as on every back end
+    solver.SetSolverSpecificParametersAsString("misc/catchctrlc = FALSE\n")
     xs = [solver.BoolVar(name) for name in mip.names]
     for row in mip.rows:
         _add_row(solver, xs, row)
