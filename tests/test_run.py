@@ -18,7 +18,7 @@ from cp_sudoku.crosscheck import crosscheck
 from cp_sudoku.display import error_record, verdict_record
 from cp_sudoku.io import Entry, parse_line, read_text
 from cp_sudoku.run import InProcess, Outcome, Plan, ProcessPool, check, run, stated_mismatch
-from cp_sudoku.run.loop import CHUNK_IN_PROCESS
+from cp_sudoku.run.loop import CHUNK_MOST
 from cp_sudoku.run.summary import Summary
 from cp_sudoku.run.work import Checked
 
@@ -144,7 +144,7 @@ def test_results_stream_without_reading_the_whole_input() -> None:
             consumed += 1
             yield Entry("endless", consumed + number - 1, "", puzzle=puzzle)
 
-    jobs, chunk = 2, CHUNK_IN_PROCESS  # chunks grow to it
+    jobs, chunk = 2, CHUNK_MOST  # chunks grow to it
     first = list(islice(check_entries(endless(), Plan(("sat",)), jobs=jobs), 40))
     assert [o.entry.line for o in first] == list(range(1, 41))
     assert all(verdict_of(o) and verdict_of(o).status == "unique" for o in first)

@@ -24,12 +24,12 @@ from typing import Any
 from cp_sudoku.io import Alphabet, same_file
 from cp_sudoku.io.entry import Entry
 from cp_sudoku.model import UsageError
-from cp_sudoku.run.chunks import Chunk, chunked, run_chunk
+from cp_sudoku.run.chunks import Chunk, run_chunk
 from cp_sudoku.run.cluster import executor
-from cp_sudoku.run.loop import CHUNK_IN_PROCESS, CHUNK_PER_WORKER, capped, ordered, window
+from cp_sudoku.run.loop import capped, chunks_for, ordered, window
 from cp_sudoku.run.output import columns_of, read_part, table_format
 from cp_sudoku.run.plan import Plan
-from cp_sudoku.run.pool import Executor, cores, workers
+from cp_sudoku.run.pool import Executor, InProcess, cores, workers
 from cp_sudoku.run.progress import Finished
 from cp_sudoku.run.resume import Spool
 from cp_sudoku.run.slices import Part, SlicedFile, cut, describe, slice_lines
@@ -119,9 +119,8 @@ def check_run(
         if chosen.note:
             note(f"cp-sudoku: {chosen.note}")
         summary.workers = chosen.count
-        size = CHUNK_IN_PROCESS if chosen.count == 1 and cluster is None else CHUNK_PER_WORKER
         with executor(chosen.count, cluster) as running:
-            chunks = chunked(entries, size, check, plan, most=CHUNK_IN_PROCESS)
+            chunks = chunks_for(entries, isinstance(running, InProcess), check, plan)
             yield _outcomes(chunks, running, summary, advance, stopped)
         return
     spool = None

@@ -9,6 +9,7 @@ in a process pool, on a Dask worker, or in the service's workers.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -69,11 +70,17 @@ def chunked(
     backends: Sequence[Backend] | None = None,
     *,
     most: int | None = None,
+    pace: float | None = None,
 ) -> Iterator[Chunk[T]]:
     """``entries`` in chunks, read lazily (an input of any length): the first of ``size``
     entries, each next one twice as large up to ``most`` (default: ``size``), so that a
     few puzzles still spread over the workers and many pay the hand-off once per chunk.
-    An error of the reader comes after the chunk of the entries read before it."""
+    With ``pace`` (seconds; for a caller that asks for a chunk once the one before is done
+    and written, as the loop in this process does), each next chunk is sized to take about
+    that long, from the time the caller spent on the one before (at most four times as many
+    entries, at most ``most``): puzzles of a fraction of a millisecond pay the hand-off once
+    per hundreds, and slow ones still stream a line every ``pace`` or so.  An error of the
+    reader comes after the chunk of the entries read before it."""
     it = iter(entries)
     given = tuple(backends) if backends is not None else None
     index = 0
@@ -87,6 +94,12 @@ def chunked(
             raise
         if not batch:
             return
+        handed = time.perf_counter()
         yield Chunk(index, work, plan, entries=tuple(batch), backends=given)
         index += 1
-        size = min(2 * size, max(size, most or size))
+        if pace is None:
+            size = min(2 * size, max(size, most or size))
+        else:  # the caller's time on this chunk: its work and its output
+            spent = time.perf_counter() - handed
+            paced = int(size * pace / spent) if spent > 0 else 4 * size
+            size = max(1, min(4 * size, most or size, paced))

@@ -36,14 +36,34 @@ A = TypeVar("A")
 R = TypeVar("R")
 T = TypeVar("T")
 
-#: Entries per chunk: in this process (the hand-off between two threads is paid per
-#: chunk: one entry at a time it cost a fifth of ``check --backend sat``'s CPU time,
-#: docs/performance.md) and in worker processes: the first chunks small, so every
-#: worker gets some of a few puzzles, then doubling up to :data:`CHUNK_IN_PROCESS`
-#: (a process hand-off per 4 puzzles cost about 2 of 7 CPU seconds of
-#: ``check --jobs 2`` on 5,000 puzzles).
-CHUNK_IN_PROCESS = 64
+#: Entries per chunk in worker processes: the first chunks small, so every worker gets
+#: some of a few puzzles, then doubling up to :data:`CHUNK_MOST` (a process hand-off per
+#: 4 puzzles cost about 2 of 7 CPU seconds of ``check --jobs 2`` on 5,000 puzzles).
 CHUNK_PER_WORKER = 4
+CHUNK_MOST = 64
+#: In this process: the first chunk's entries, then chunks paced to take about
+#: :data:`CHUNK_PACE` seconds each, up to :data:`CHUNK_IN_PROCESS` entries (the hand-off
+#: between two threads is paid per chunk: at 64 entries a chunk it was 8 us of the 41 us
+#: that ``check --backend sat`` spends a puzzle besides its solves, docs/performance.md).
+CHUNK_FIRST = 8
+CHUNK_PACE = 0.1
+CHUNK_IN_PROCESS = 1024
+
+
+def chunks_for(
+    entries: Iterable[Entry],
+    in_process: bool,
+    work: Work[T],
+    plan: Plan,
+    backends: Sequence[Backend] | None = None,
+) -> Iterator[Chunk[T]]:
+    """``entries`` in the chunks that suit where they run: paced in this process (one
+    chunk in flight at a time), doubling for worker processes and clusters."""
+    if in_process:
+        return chunked(
+            entries, CHUNK_FIRST, work, plan, backends, most=CHUNK_IN_PROCESS, pace=CHUNK_PACE
+        )
+    return chunked(entries, CHUNK_PER_WORKER, work, plan, backends, most=CHUNK_MOST)
 
 
 def ordered(
@@ -151,8 +171,7 @@ def run(
         PuzzleError, OSError: from the reader (an empty or unreadable source).
     """
     executor = executor or InProcess()
-    size = CHUNK_IN_PROCESS if executor.workers == 1 else CHUNK_PER_WORKER
-    chunks = chunked(entries, size, work, plan, backends, most=CHUNK_IN_PROCESS)
+    chunks = chunks_for(entries, isinstance(executor, InProcess), work, plan, backends)
     with closing(ordered(chunks, executor, run_chunk, window=window(executor))) as results:
         for _, outcomes in results:
             yield from outcomes
