@@ -43,7 +43,7 @@ CHUNK_PER_WORKER = 4
 CHUNK_MOST = 64
 #: In this process: the first chunk's entries, then chunks paced to take about
 #: :data:`CHUNK_PACE` seconds each, up to :data:`CHUNK_IN_PROCESS` entries (the hand-off
-#: between two threads is paid per chunk: at 64 entries a chunk it was 8 us of the 41 us
+#: between two threads is paid per chunk: at 64 entries a chunk it was 8 us of the 49 us
 #: that ``check --backend sat`` spends a puzzle besides its solves, docs/performance.md).
 CHUNK_FIRST = 8
 CHUNK_PACE = 0.1
