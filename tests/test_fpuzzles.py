@@ -102,6 +102,23 @@ def test_a_link_typed_on_the_command_line_is_a_puzzle(data: Path, scheme: str) -
 
 
 @pytest.mark.parametrize(
+    ("link", "said"),
+    [
+        ("https://www.f-puzzles.com/?id=abc123", "an f-puzzles '?id=' link names a puzzle"),
+        ("f-puzzles.com/?id=abc123", "an f-puzzles '?id=' link names a puzzle"),
+        ("https://f-puzzles.com/?load=XYZ", "a compressed string starting 'N4Ig'"),
+        ("sudokupad.app/rangsk/peak", "a compressed string starting 'N4Ig'"),
+    ],
+)
+def test_a_link_without_a_string_gets_the_links_error(link: str, said: str) -> None:
+    """A new user's finding: an ``?id=`` link, a string that is not one, or a SudokuPad
+    short link was read as a grid ("unexpected symbol 'h'") or taken for a missing file."""
+    result = CliRunner().invoke(main, ["check", link])
+    assert result.exit_code == 2, result.output
+    assert "<argument>:1: malformed link: " in result.stderr and said in result.stderr
+
+
+@pytest.mark.parametrize(
     "layout", [{"indent": 2}, {"indent": 1, "sort_keys": True}, {"sort_keys": True}]
 )
 def test_json_spread_over_lines_or_with_keys_reordered_is_detected(

@@ -55,7 +55,29 @@ def looks_like_fpuzzles(text: str) -> bool:
         text.startswith("N4Ig")
         or "load=N4Ig" in unquote(text)
         or (("fpuz" in text) and "N4Ig" in text)
+        or _a_link(text)
     )
+
+
+def _a_link(text: str) -> bool:
+    """Whether ``text`` is one word addressing a page of :data:`HOSTS`, with or without its
+    scheme (an ``?id=`` link, a string cut short, a SudokuPad short link): read as a link,
+    it gets the link's own error, not a grid's."""
+    if not text or "." not in text or any(ch.isspace() for ch in text):
+        return False
+    return _known_host(_host(text))
+
+
+def _host(link: str) -> str:
+    """The host of ``link`` (with or without its scheme), or "" when it names none."""
+    try:
+        return urlsplit(link if "://" in link else "//" + link).hostname or ""
+    except ValueError:  # a malformed address (an unclosed IPv6 bracket)
+        return ""
+
+
+def _known_host(host: str) -> bool:
+    return any(host == known or host.endswith("." + known) for known in HOSTS)
 
 
 def decode(text: str) -> dict[str, Any]:
@@ -161,8 +183,8 @@ def _check_host(before: str) -> None:
     ``load=`` or the ``fpuzzles`` prefix; empty or ``?`` is no link)."""
     if before in ("", "?"):
         return
-    host = urlsplit(before if "://" in before else "//" + before).hostname or ""
-    if not any(host == known or host.endswith("." + known) for known in HOSTS):
+    host = _host(before)
+    if not _known_host(host):
         raise PuzzleError(
             f"malformed link: {host or before[:40]!r} is not an f-puzzles or SudokuPad "
             f"address ({', '.join(HOSTS)}); to read the puzzle anyway, paste the string "
